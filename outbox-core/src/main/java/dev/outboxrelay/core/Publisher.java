@@ -1,0 +1,33 @@
+package dev.outboxrelay.core;
+
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Sends outbox messages to a broker: the SPI every publisher implements (Kafka, RocketMQ, a third
+ * party's). Implementations must be thread-safe.
+ *
+ * <p>Contract, checked by the publisher contract suite in {@code outbox-testing}:
+ *
+ * <ul>
+ *   <li>The stage completes only when every message of the batch has an outcome, and then with one
+ *       {@link PublishResult} per message in the order given. It never completes exceptionally: a
+ *       failure to attempt the batch is a failed result for every message.
+ *   <li>A result is {@linkplain PublishResult#isAcknowledged() acknowledged} only after the broker
+ *       acknowledged the message durably (for Kafka, {@code acks=all}).
+ *   <li>Messages of one aggregateid are written in the given order; once one of them fails, no
+ *       later message of the same aggregateid in the batch is acknowledged.
+ *   <li>Broker key, headers and topic follow {@link MessageContract}.
+ *   <li>Failures are typed: {@link RetriablePublishException} or {@link
+ *       NonRetriablePublishException}.
+ * </ul>
+ */
+public interface Publisher extends AutoCloseable {
+
+  /** Publishes a batch asynchronously; see the class contract. */
+  CompletionStage<List<PublishResult>> publish(List<OutboxMessage> batch);
+
+  /** Flushes what was accepted and releases the client. */
+  @Override
+  void close();
+}

@@ -1,0 +1,160 @@
+package dev.outboxrelay.testing;
+
+import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.testing.internal.BinaryLocator;
+import dev.outboxrelay.testing.internal.Ports;
+import dev.outboxrelay.testing.internal.Processes;
+import dev.outboxrelay.testing.internal.ServerDirs;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A private PostgreSQL with {@code wal_level=logical}, on a free port, trust authentication, user
+ * {@code postgres}. Uses the installed server binaries (Debian's {@code postgresql} package; {@code
+ * -Doutbox.postgres.bin=DIR} overrides). As root, the server runs as the {@code postgres} user.
+ */
+public final class PostgresServer implements DatabaseServer {
+  private static final Logger log = LoggerFactory.getLogger(PostgresServer.class);
+  private static volatile PostgresServer shared;
+
+  private Path dir;
+  private final Path bin;
+  private final int port;
+  private final boolean asRoot = ServerDirs.runningAsRoot();
+
+  private PostgresServer() {
+    this.bin = BinaryLocator.postgresBin();
+    this.dir = ServerDirs.create("postgres");
+    this.port = Ports.free();
+    if (asRoot && !BinaryLocator.handTo("postgres", dir)) {
+      // The postgres user cannot reach the build directory: keep the data in /tmp instead.
+      dir =
+          ServerDirs.createUnder(Path.of(System.getProperty("java.io.tmpdir")), "outbox-postgres");
+      if (!BinaryLocator.handTo("postgres", dir)) {
+        throw new ServerStartException("The postgres user cannot write " + dir);
+      }
+    }
+    Processes.run(
+        pgCommand(
+            "initdb",
+            "-D",
+            dir.resolve("data").toString(),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-sync"),
+        dir.resolve("initdb.log"),
+        Duration.ofMinutes(2));
+  }
+
+  /** One server per JVM, started on first use and stopped when the JVM exits. */
+  public static synchronized PostgresServer shared() {
+    if (shared == null) {
+      PostgresServer s = new PostgresServer();
+      s.start();
+      Runtime.getRuntime().addShutdownHook(new Thread(s::stop, "postgres-stop"));
+      shared = s;
+    }
+    return shared;
+  }
+
+  @Override
+  public synchronized void start() {
+    long t0 = System.nanoTime();
+    String options =
+        String.join(
+            " ",
+            "-p",
+            String.valueOf(port),
+            "-c listen_addresses=127.0.0.1",
+            "-c unix_socket_directories=''",
+            "-c wal_level=logical",
+            "-c max_wal_senders=10",
+            "-c max_replication_slots=10",
+            "-c max_connections=200",
+            "-c fsync=off",
+            "-c full_page_writes=off",
+            "-c shared_buffers=64MB");
+    Processes.run(
+        pgCommand(
+            "pg_ctl",
+            "-D",
+            dir.resolve("data").toString(),
+            "-l",
+            dir.resolve("postgres.log").toString(),
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            options,
+            "start"),
+        dir.resolve("pg_ctl.log"),
+        Duration.ofSeconds(90));
+    log.info(
+        "PostgreSQL started on 127.0.0.1:{} in {} ms ({})",
+        port,
+        (System.nanoTime() - t0) / 1_000_000,
+        dir);
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (isRunning()) {
+      Processes.run(
+          pgCommand("pg_ctl", "-D", dir.resolve("data").toString(), "-m", "fast", "-w", "stop"),
+          dir.resolve("pg_ctl.log"),
+          Duration.ofSeconds(60));
+    }
+  }
+
+  @Override
+  public boolean isRunning() {
+    return Ports.isListening(port);
+  }
+
+  private List<String> pgCommand(String program, String... args) {
+    List<String> cmd = new ArrayList<>();
+    if (asRoot) {
+      cmd.addAll(List.of("runuser", "-u", "postgres", "--"));
+    }
+    cmd.add(bin.resolve(program).toString());
+    cmd.addAll(List.of(args));
+    return cmd;
+  }
+
+  @Override
+  public SqlDialect dialect() {
+    return SqlDialect.POSTGRESQL;
+  }
+
+  @Override
+  public int port() {
+    return port;
+  }
+
+  @Override
+  public String user() {
+    return "postgres";
+  }
+
+  @Override
+  public String password() {
+    return "";
+  }
+
+  @Override
+  public String adminDatabase() {
+    return "postgres";
+  }
+
+  @Override
+  public String jdbcUrl(String database) {
+    return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
+  }
+}

@@ -1,0 +1,22 @@
+package dev.outboxrelay.testing;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class PostgresServerIT extends DatabaseServerSmokeIT {
+  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
+
+  @Override
+  DatabaseServer server() {
+    return DB.server();
+  }
+
+  @Override
+  String walSettingQuery() {
+    return "SHOW wal_level";
+  }
+
+  @Override
+  String expectedWalSetting() {
+    return "logical";
+  }
+}

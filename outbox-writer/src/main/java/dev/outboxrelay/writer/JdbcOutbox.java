@@ -1,0 +1,122 @@
+package dev.outboxrelay.writer;
+
+import static dev.outboxrelay.core.OutboxColumn.AGGREGATE_ID;
+import static dev.outboxrelay.core.OutboxColumn.AGGREGATE_TYPE;
+import static dev.outboxrelay.core.OutboxColumn.HEADERS;
+import static dev.outboxrelay.core.OutboxColumn.ID;
+import static dev.outboxrelay.core.OutboxColumn.PAYLOAD;
+import static dev.outboxrelay.core.OutboxColumn.TRACEPARENT;
+import static dev.outboxrelay.core.OutboxColumn.TYPE;
+
+import dev.outboxrelay.core.InvalidMessageException;
+import dev.outboxrelay.core.OutboxDatabaseException;
+import dev.outboxrelay.core.OutboxException;
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.core.internal.HeadersJson;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+final class JdbcOutbox implements Outbox {
+  private static final Logger log = LoggerFactory.getLogger(JdbcOutbox.class);
+
+  private final OutboxTable table;
+  private final SqlDialect fixedDialect;
+  private final int maxPayloadBytes;
+  private final boolean requireTransaction;
+  private final Map<SqlDialect, String> insertSql = new EnumMap<>(SqlDialect.class);
+
+  JdbcOutbox(OutboxBuilder b) {
+    this.table = b.table;
+    this.fixedDialect = b.dialect;
+    this.maxPayloadBytes = b.maxPayloadBytes;
+    this.requireTransaction = b.requireTransaction;
+    for (SqlDialect d : SqlDialect.values()) {
+      insertSql.put(d, insertSql(d));
+    }
+  }
+
+  @Override
+  public void saveAll(Connection connection, Collection<OutboxMessage> messages) {
+    messages.forEach(this::validate);
+    if (messages.isEmpty()) {
+      return;
+    }
+    try {
+      if (requireTransaction && connection.getAutoCommit()) {
+        throw new OutboxException(
+            "Outbox.save needs the caller's transaction, but the connection is in auto-commit"
+                + " mode; call setAutoCommit(false) or build with requireTransaction(false)");
+      }
+      SqlDialect dialect = fixedDialect != null ? fixedDialect : SqlDialect.of(connection);
+      insert(connection, dialect, messages);
+    } catch (SQLException e) {
+      throw new OutboxDatabaseException("Could not insert into outbox table " + table, e);
+    }
+    log.debug("Saved {} outbox message(s) into {}", messages.size(), table);
+  }
+
+  private void validate(OutboxMessage message) {
+    if (message == null) {
+      throw new InvalidMessageException("message", "must not be null");
+    }
+    if (message.payloadSize() > maxPayloadBytes) {
+      throw new InvalidMessageException(
+          "payload",
+          "must be at most " + maxPayloadBytes + " bytes, but was " + message.payloadSize());
+    }
+  }
+
+  private void insert(Connection c, SqlDialect dialect, Collection<OutboxMessage> messages)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(insertSql.get(dialect))) {
+      for (OutboxMessage m : messages) {
+        if (dialect.nativeUuid()) {
+          ps.setObject(1, m.id());
+        } else {
+          ps.setString(1, m.id().toString());
+        }
+        ps.setString(2, m.aggregateType());
+        ps.setString(3, m.aggregateId());
+        ps.setString(4, m.type());
+        ps.setBytes(5, m.payload());
+        ps.setString(6, HeadersJson.encode(m.headers()));
+        ps.setString(7, m.traceparent().orElse(null));
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  private String insertSql(SqlDialect d) {
+    String columns =
+        Stream.of(ID, AGGREGATE_TYPE, AGGREGATE_ID, TYPE, PAYLOAD, HEADERS, TRACEPARENT)
+            .map(c -> table.quoted(d, c))
+            .collect(Collectors.joining(", "));
+    return "INSERT INTO "
+        + table.qualifiedName(d)
+        + " ("
+        + columns
+        + ") VALUES (?, ?, ?, ?, ?, ?, ?)";
+  }
+
+  @Override
+  public OutboxTable table() {
+    return table;
+  }
+
+  @Override
+  public Optional<SqlDialect> dialect() {
+    return Optional.ofNullable(fixedDialect);
+  }
+}

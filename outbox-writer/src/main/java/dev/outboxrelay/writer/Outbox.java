@@ -1,0 +1,54 @@
+package dev.outboxrelay.writer;
+
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.SqlDialect;
+import java.sql.Connection;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Writes outbox messages into the caller's transaction. The row commits or rolls back with the
+ * business data; nothing is sent to a broker from here. Thread-safe; build once and share.
+ *
+ * <pre>{@code
+ * Outbox outbox = Outbox.builder().build();
+ * connection.setAutoCommit(false);
+ * // ... business writes on the same connection ...
+ * outbox.save(connection, OutboxMessage.builder()
+ *     .aggregateType("order").aggregateId("42").type("OrderPlaced").payload(json).build());
+ * connection.commit();
+ * }</pre>
+ */
+public interface Outbox {
+
+  /** A builder with the defaults documented on each of its methods. */
+  static OutboxBuilder builder() {
+    return new OutboxBuilder();
+  }
+
+  /**
+   * Inserts one message on the caller's connection. Never commits, rolls back or closes it.
+   *
+   * @throws dev.outboxrelay.core.InvalidMessageException before any SQL, if the payload is too
+   *     large
+   * @throws dev.outboxrelay.core.OutboxException if the connection is in auto-commit mode and
+   *     {@link OutboxBuilder#requireTransaction(boolean)} is on
+   * @throws dev.outboxrelay.core.OutboxDatabaseException if the insert fails
+   */
+  default void save(Connection connection, OutboxMessage message) {
+    saveAll(connection, List.of(message));
+  }
+
+  /**
+   * Inserts the messages in one JDBC batch, in iteration order (their sequence follows it). All
+   * messages are validated before any SQL runs. Never commits, rolls back or closes the connection.
+   */
+  void saveAll(Connection connection, Collection<OutboxMessage> messages);
+
+  /** The table written to. */
+  OutboxTable table();
+
+  /** The dialect set on the builder; when absent, it is detected per connection. */
+  java.util.Optional<SqlDialect> dialect();
+}

@@ -1,0 +1,57 @@
+package dev.outboxrelay.writer;
+
+import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.SqlDialect;
+import java.util.Objects;
+
+/** Configures an {@link Outbox}; validates each setting as it is given. Not thread-safe. */
+public final class OutboxBuilder {
+  /** 1 MiB: Kafka's default {@code max.request.size}. */
+  public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
+
+  OutboxTable table = OutboxTable.defaults();
+  SqlDialect dialect;
+  int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+  boolean requireTransaction = true;
+
+  OutboxBuilder() {}
+
+  /** The table contract. Default: {@link OutboxTable#defaults()} (table {@code outbox}). */
+  public OutboxBuilder table(OutboxTable table) {
+    this.table = Objects.requireNonNull(table, "table");
+    return this;
+  }
+
+  /** The database. Default: detected from each connection's product name. */
+  public OutboxBuilder dialect(SqlDialect dialect) {
+    this.dialect = Objects.requireNonNull(dialect, "dialect");
+    return this;
+  }
+
+  /**
+   * Largest payload accepted, in bytes; larger ones are rejected before any SQL. Keep it at or
+   * below the broker's limit so a message can never become a poison message. Default: {@value
+   * #DEFAULT_MAX_PAYLOAD_BYTES}.
+   */
+  public OutboxBuilder maxPayloadBytes(int maxPayloadBytes) {
+    if (maxPayloadBytes < 1) {
+      throw new OutboxConfigException("maxPayloadBytes", maxPayloadBytes, "must be at least 1");
+    }
+    this.maxPayloadBytes = maxPayloadBytes;
+    return this;
+  }
+
+  /**
+   * Whether {@code save} refuses a connection in auto-commit mode, where the message would commit
+   * apart from the business data. Default: {@code true}.
+   */
+  public OutboxBuilder requireTransaction(boolean requireTransaction) {
+    this.requireTransaction = requireTransaction;
+    return this;
+  }
+
+  public Outbox build() {
+    return new JdbcOutbox(this);
+  }
+}

@@ -1,0 +1,90 @@
+package dev.outboxrelay.writer;
+
+import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.core.OutboxDatabaseException;
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.core.SqlIdentifier;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The outbox table's DDL. The same scripts are resources with Flyway-compatible names under {@code
+ * db/outbox/<postgresql|mysql>/} with the placeholders {@code outbox_table} and {@code
+ * outbox_bucket_index}; {@link #createIfMissing} runs them directly for applications without a
+ * migration tool.
+ */
+public final class OutboxSchema {
+  /** Migrations in order, per dialect folder. */
+  static final List<String> MIGRATIONS = List.of("V1__create_outbox.sql");
+
+  private OutboxSchema() {}
+
+  /** The classpath location of a dialect's migrations, e.g. for Flyway's {@code locations}. */
+  public static String location(SqlDialect dialect) {
+    return "classpath:db/outbox/" + dialect.ddlFolder();
+  }
+
+  /**
+   * Creates the table and its index when absent; safe to call repeatedly. Runs on the given
+   * connection and leaves its transaction state to the caller (DDL auto-commits on MySQL).
+   *
+   * @throws OutboxConfigException if the table has custom column names (create it yourself)
+   */
+  public static void createIfMissing(Connection connection, OutboxTable table) {
+    if (!table.hasDefaultColumns()) {
+      throw new OutboxConfigException(
+          "table.columns", table, "must use the default column names for createIfMissing");
+    }
+    SqlDialect dialect = SqlDialect.of(connection);
+    try (Statement st = connection.createStatement()) {
+      for (String migration : MIGRATIONS) {
+        for (String sql : render(dialect, table, migration)) {
+          st.execute(sql);
+        }
+      }
+    } catch (SQLException e) {
+      throw new OutboxDatabaseException("Could not create outbox table " + table, e);
+    }
+  }
+
+  /** The statements of one migration, placeholders replaced. */
+  static List<String> render(SqlDialect dialect, OutboxTable table, String migration) {
+    Map<String, String> placeholders =
+        Map.of(
+            "${outbox_table}", table.qualifiedName(dialect),
+            "${outbox_bucket_index}", dialect.quote(indexName(table.name(), "_bucket_seq")));
+    String sql = read(dialect.ddlFolder() + "/" + migration);
+    for (Map.Entry<String, String> p : placeholders.entrySet()) {
+      sql = sql.replace(p.getKey(), p.getValue());
+    }
+    return List.of(sql.replaceAll("(?m)^--.*$", "").split(";\\s*")).stream()
+        .map(String::strip)
+        .filter(s -> !s.isEmpty())
+        .toList();
+  }
+
+  /** The index name, shortened so it fits the 63-character identifier limit. */
+  static String indexName(String tableName, String suffix) {
+    int room = SqlIdentifier.MAX_LENGTH - suffix.length();
+    return (tableName.length() > room ? tableName.substring(0, room) : tableName) + suffix;
+  }
+
+  private static String read(String path) {
+    try (InputStream in = OutboxSchema.class.getResourceAsStream("/db/outbox/" + path)) {
+      if (in == null) {
+        throw new IllegalStateException("Missing resource db/outbox/" + path);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
