@@ -1,0 +1,14 @@
+package dev.outboxrelay.writer;
+
+import dev.outboxrelay.testing.DatabaseExtension;
+import dev.outboxrelay.testing.DatabaseServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class PostgresWriterIT extends WriterContract {
+  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
+
+  @Override
+  DatabaseServer server() {
+    return DB.server();
+  }
+}
