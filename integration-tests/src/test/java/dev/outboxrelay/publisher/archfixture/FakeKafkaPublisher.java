@@ -1,0 +1,4 @@
+package dev.outboxrelay.publisher.archfixture;
+
+/** Stands for a concrete publisher in DependencyRulesSelfTest. */
+public final class FakeKafkaPublisher {}
