@@ -55,6 +55,24 @@ public final class OutboxTable {
     return schema == null ? dialect.quote(name) : dialect.quote(schema) + "." + dialect.quote(name);
   }
 
+  /**
+   * The schema-qualified, quoted name of a companion object of this table, named {@code
+   * <table>_<suffix>} and shortened to fit the identifier limit: {@code lease} and {@code parked}
+   * (the polling relay's tables), {@code bucket_seq} (the index).
+   */
+  public String qualifiedCompanion(SqlDialect dialect, String suffix) {
+    String companion = companionName(suffix);
+    return schema == null
+        ? dialect.quote(companion)
+        : dialect.quote(schema) + "." + dialect.quote(companion);
+  }
+
+  /** The unquoted name {@code <table>_<suffix>}, shortened to fit the identifier limit. */
+  public String companionName(String suffix) {
+    int room = SqlIdentifier.MAX_LENGTH - suffix.length() - 1;
+    return (name.length() > room ? name.substring(0, room) : name) + "_" + suffix;
+  }
+
   /** The quoted name of a column. */
   public String quoted(SqlDialect dialect, OutboxColumn column) {
     return dialect.quote(column(column));

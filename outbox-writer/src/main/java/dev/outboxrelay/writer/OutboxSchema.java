@@ -4,7 +4,6 @@ import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxDatabaseException;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
-import dev.outboxrelay.core.SqlIdentifier;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -13,6 +12,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -23,7 +23,8 @@ import java.util.Map;
  */
 public final class OutboxSchema {
   /** Migrations in order, per dialect folder. */
-  static final List<String> MIGRATIONS = List.of("V1__create_outbox.sql");
+  static final List<String> MIGRATIONS =
+      List.of("V1__create_outbox.sql", "V2__polling_relay_state.sql");
 
   private OutboxSchema() {}
 
@@ -57,24 +58,25 @@ public final class OutboxSchema {
 
   /** The statements of one migration, placeholders replaced. */
   static List<String> render(SqlDialect dialect, OutboxTable table, String migration) {
-    Map<String, String> placeholders =
-        Map.of(
-            "${outbox_table}", table.qualifiedName(dialect),
-            "${outbox_bucket_index}", dialect.quote(indexName(table.name(), "_bucket_seq")));
     String sql = read(dialect.ddlFolder() + "/" + migration);
-    for (Map.Entry<String, String> p : placeholders.entrySet()) {
-      sql = sql.replace(p.getKey(), p.getValue());
+    for (Map.Entry<String, String> p : placeholders(dialect, table).entrySet()) {
+      sql = sql.replace("${" + p.getKey() + "}", p.getValue());
     }
-    return List.of(sql.replaceAll("(?m)^--.*$", "").split(";\\s*")).stream()
-        .map(String::strip)
-        .filter(s -> !s.isEmpty())
-        .toList();
+    return SqlScript.statements(sql);
   }
 
-  /** The index name, shortened so it fits the 63-character identifier limit. */
-  static String indexName(String tableName, String suffix) {
-    int room = SqlIdentifier.MAX_LENGTH - suffix.length();
-    return (tableName.length() > room ? tableName.substring(0, room) : tableName) + suffix;
+  /** The Flyway placeholders of the migrations for this table. */
+  public static Map<String, String> placeholders(SqlDialect dialect, OutboxTable table) {
+    // Trigger and channel names go unquoted into PostgreSQL, which folds them to lower case.
+    String lower = table.name().toLowerCase(Locale.ROOT);
+    return Map.of(
+        "outbox_table", table.qualifiedName(dialect),
+        "outbox_bucket_index", dialect.quote(table.companionName("bucket_seq")),
+        "outbox_lease_table", table.qualifiedCompanion(dialect, "lease"),
+        "outbox_parked_table", table.qualifiedCompanion(dialect, "parked"),
+        "outbox_notify_function", table.qualifiedCompanion(dialect, "notify"),
+        "outbox_notify_trigger", OutboxTable.builder().name(lower).build().companionName("notify"),
+        "outbox_channel", lower);
   }
 
   private static String read(String path) {

@@ -20,7 +20,7 @@ class OutboxSchemaTest {
     assertThat(sql.get(0)).startsWith("CREATE TABLE IF NOT EXISTS \"app\".\"events\" (");
     assertThat(sql.get(1))
         .isEqualTo(
-            "CREATE INDEX IF NOT EXISTS \"events_bucket_seq\" ON \"app\".\"events\" (bucket, seq)");
+            "CREATE INDEX IF NOT EXISTS \"events_bucket_seq\" ON \"app\".\"events\" (bucket, seq) WHERE published_at IS NULL");
     assertThat(String.join("\n", sql)).doesNotContain("${");
   }
 
@@ -28,12 +28,29 @@ class OutboxSchemaTest {
   void mysqlKeepsTheIndexInsideCreateTable() {
     List<String> sql =
         OutboxSchema.render(SqlDialect.MARIADB, OutboxTable.defaults(), "V1__create_outbox.sql");
-    assertThat(sql).singleElement().asString().contains("KEY `outbox_bucket_seq` (bucket, seq)");
+    assertThat(sql)
+        .singleElement()
+        .asString()
+        .contains("KEY `outbox_bucket_seq` (bucket, published_at, seq)");
   }
 
   @Test
-  void indexNameFitsTheIdentifierLimit() {
-    assertThat(OutboxSchema.indexName("t".repeat(63), "_bucket_seq")).hasSize(63);
+  void companionNamesFitTheIdentifierLimit() {
+    OutboxTable longName = OutboxTable.builder().name("t".repeat(63)).build();
+    assertThat(longName.companionName("bucket_seq")).hasSize(63).endsWith("_bucket_seq");
+  }
+
+  @Test
+  void postgresRelayStateKeepsDollarQuotedBodiesWhole() {
+    List<String> sql =
+        OutboxSchema.render(
+            SqlDialect.POSTGRESQL, OutboxTable.defaults(), "V2__polling_relay_state.sql");
+    assertThat(sql).hasSize(4);
+    assertThat(sql.get(2))
+        .startsWith("CREATE OR REPLACE FUNCTION \"outbox_notify\"()")
+        .endsWith("$$");
+    assertThat(sql.get(3)).contains("CREATE TRIGGER outbox_notify AFTER INSERT ON \"outbox\"");
+    assertThat(String.join("\n", sql)).doesNotContain("${");
   }
 
   @Test
