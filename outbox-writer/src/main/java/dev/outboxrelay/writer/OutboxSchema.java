@@ -74,6 +74,7 @@ public final class OutboxSchema {
         "outbox_bucket_index", dialect.quote(table.companionName("bucket_seq")),
         "outbox_lease_table", table.qualifiedCompanion(dialect, "lease"),
         "outbox_parked_table", table.qualifiedCompanion(dialect, "parked"),
+        "outbox_relay_table", table.qualifiedCompanion(dialect, "relay"),
         "outbox_notify_function", table.qualifiedCompanion(dialect, "notify"),
         "outbox_notify_trigger", OutboxTable.builder().name(lower).build().companionName("notify"),
         "outbox_channel", lower);

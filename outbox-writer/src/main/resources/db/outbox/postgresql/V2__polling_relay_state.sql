@@ -1,11 +1,16 @@
 -- State of the polling relay, PostgreSQL 12+.
--- Placeholders: outbox_table, outbox_lease_table, outbox_parked_table, outbox_notify_function, outbox_notify_trigger,
+-- Placeholders: outbox_table, outbox_lease_table, outbox_relay_table, outbox_parked_table, outbox_notify_function, outbox_notify_trigger,
 -- outbox_channel (the LISTEN/NOTIFY channel, the outbox table's name).
 -- Key-bucket leases: a relay may claim rows of a bucket only while it owns the bucket's lease (DB clock).
 CREATE TABLE IF NOT EXISTS ${outbox_lease_table} (
     bucket     smallint     NOT NULL PRIMARY KEY,
     owner      varchar(128),
     epoch      bigint       NOT NULL DEFAULT 0,
+    expires_at timestamptz
+);
+-- Live relay instances, so each takes a fair share of the buckets (heartbeat on the DB clock).
+CREATE TABLE IF NOT EXISTS ${outbox_relay_table} (
+    owner      varchar(128) NOT NULL PRIMARY KEY,
     expires_at timestamptz
 );
 -- Parked keys: a message the broker can never accept stops its key until an operator acts.

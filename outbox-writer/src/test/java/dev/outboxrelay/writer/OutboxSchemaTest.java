@@ -45,11 +45,11 @@ class OutboxSchemaTest {
     List<String> sql =
         OutboxSchema.render(
             SqlDialect.POSTGRESQL, OutboxTable.defaults(), "V2__polling_relay_state.sql");
-    assertThat(sql).hasSize(4);
+    assertThat(sql).hasSize(5);
     assertThat(sql.get(2))
         .startsWith("CREATE OR REPLACE FUNCTION \"outbox_notify\"()")
         .endsWith("$$");
-    assertThat(sql.get(3)).contains("CREATE TRIGGER outbox_notify AFTER INSERT ON \"outbox\"");
+    assertThat(sql.get(4)).contains("CREATE TRIGGER outbox_notify AFTER INSERT ON \"outbox\"");
     assertThat(String.join("\n", sql)).doesNotContain("${");
   }
 

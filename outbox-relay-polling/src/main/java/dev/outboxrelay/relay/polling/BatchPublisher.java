@@ -1,0 +1,172 @@
+package dev.outboxrelay.relay.polling;
+
+import static dev.outboxrelay.relay.polling.RelayWorker.safely;
+
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.PublishException;
+import dev.outboxrelay.core.PublishResult;
+import dev.outboxrelay.core.RetriablePublishException;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes a claimed batch and applies the outcome per key: the acknowledged prefix is marked
+ * done; at a key's first failure the key stops (backs off, or is parked if the failure can never
+ * succeed). Worker thread only.
+ */
+final class BatchPublisher {
+  private static final Logger log = LoggerFactory.getLogger(BatchPublisher.class);
+
+  enum Outcome {
+    PROGRESS,
+    ALL_FAILED_RETRIABLE
+  }
+
+  private final PollingRelayConfig config;
+  private final RelayStore store;
+  private final KeyBackoff backoff;
+
+  BatchPublisher(PollingRelayConfig config, RelayStore store) {
+    this.config = config;
+    this.store = store;
+    this.backoff = new KeyBackoff(config.backoff());
+  }
+
+  Outcome publish(List<Claimed> rows, Leases leases) throws SQLException, InterruptedException {
+    List<OutboxMessage> messages = new ArrayList<>();
+    Set<String> stopped = new HashSet<>();
+    for (Claimed row : rows) {
+      if (row.malformed() != null && stopped.add(row.aggregateId())) {
+        park(row, row.malformed(), null);
+      } else if (row.malformed() == null && !stopped.contains(row.aggregateId())) {
+        messages.add(row.message());
+      }
+    }
+    Instant oldest =
+        messages.isEmpty() ? Instant.now() : messages.get(0).createdAt().orElse(Instant.now());
+    safely(() -> config.listener().onClaimed(rows.size(), Duration.between(oldest, Instant.now())));
+    if (messages.isEmpty() || !leases.validFor(Duration.ofSeconds(1))) {
+      return Outcome.PROGRESS;
+    }
+    long start = System.nanoTime();
+    List<PublishResult> results = send(messages);
+    Duration latency = Duration.ofNanos(System.nanoTime() - start);
+    return apply(rows, results, stopped, latency, leases);
+  }
+
+  private List<PublishResult> send(List<OutboxMessage> messages) throws InterruptedException {
+    try {
+      return config
+          .publisher()
+          .publish(messages)
+          .toCompletableFuture()
+          .get(config.publishTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+      RetriablePublishException failure =
+          new RetriablePublishException("publish did not complete: " + e, e);
+      return messages.stream().map(m -> PublishResult.failed(m, failure)).toList();
+    }
+  }
+
+  private Outcome apply(
+      List<Claimed> rows,
+      List<PublishResult> results,
+      Set<String> stopped,
+      Duration latency,
+      Leases leases)
+      throws SQLException {
+    List<OutboxMessage> done = new ArrayList<>();
+    boolean anyNonRetriable = false;
+    for (PublishResult r : results) {
+      String key = r.message().aggregateId();
+      if (stopped.contains(key)) {
+        continue;
+      }
+      if (r.isAcknowledged()) {
+        done.add(r.message());
+        backoff.succeeded(key);
+        continue;
+      }
+      stopped.add(key);
+      PublishException failure = r.failure().orElseThrow();
+      if (failure.isRetriable()) {
+        int attempt = backoff.failed(key);
+        Duration delay = backoff.delay(attempt);
+        log.warn(
+            "{} - message {} of key {} failed (attempt {}), retrying in ~{} ms: {}",
+            config.name(),
+            r.message().id(),
+            key,
+            attempt,
+            delay.toMillis(),
+            failure.getMessage());
+        safely(() -> config.listener().onRetry(r.message(), failure, attempt, delay));
+      } else {
+        anyNonRetriable = true;
+        park(row(rows, r.message()), failure.getMessage(), r.message());
+      }
+    }
+    int marked = store.markDone(done);
+    if (marked < done.size()) {
+      log.warn(
+          "{} - lease lost: {} of {} marks refused by the fence",
+          config.name(),
+          done.size() - marked,
+          done.size());
+      leases.invalidate();
+      safely(() -> config.listener().onFenced(done.size() - marked));
+    }
+    safely(() -> config.listener().onPublished(done, latency));
+    return done.isEmpty() && !anyNonRetriable ? Outcome.ALL_FAILED_RETRIABLE : Outcome.PROGRESS;
+  }
+
+  private void park(Claimed row, String reason, OutboxMessage message) throws SQLException {
+    if (store.park(row, reason)) {
+      log.error(
+          "{} - parked key {} at message {}: {}",
+          config.name(),
+          row.aggregateId(),
+          row.id(),
+          reason);
+      backoff.succeeded(row.aggregateId());
+      safely(() -> config.listener().onParked(row.aggregateId(), message, reason));
+    }
+  }
+
+  private static Claimed row(List<Claimed> rows, OutboxMessage m) {
+    return rows.stream().filter(r -> r.id().equals(m.id())).findFirst().orElseThrow();
+  }
+
+  List<String> waitingKeys(int limit) {
+    return backoff.waiting(limit);
+  }
+
+  long untilNextRetry() {
+    return backoff.nanosUntilNextDue();
+  }
+
+  void forgetBackoff() {
+    backoff.clear();
+  }
+
+  void releaseAll(Leases leases) {
+    try {
+      leases.release();
+      log.info("{} - stopped; leases released", config.name());
+    } catch (SQLException e) {
+      log.warn(
+          "{} - stopped; could not release leases (they expire): {}",
+          config.name(),
+          e.getMessage());
+    }
+  }
+}

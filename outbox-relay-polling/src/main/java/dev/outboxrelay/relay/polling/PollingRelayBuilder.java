@@ -1,0 +1,165 @@
+package dev.outboxrelay.relay.polling;
+
+import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.Publisher;
+import java.time.Duration;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/** Configures a {@link PollingRelay}; each setting is validated as it is given. Not thread-safe. */
+public final class PollingRelayBuilder {
+  private String name = "outbox-relay";
+  private DataSource dataSource;
+  private Publisher publisher;
+  private OutboxTable table = OutboxTable.defaults();
+  private int batchSize = 500;
+  private Duration pollInterval = Duration.ofMillis(250);
+  private Duration leaseDuration = Duration.ofSeconds(10);
+  private Duration publishTimeout = Duration.ofSeconds(60);
+  private Duration backoffInitial = Duration.ofMillis(100);
+  private Duration backoffMax = Duration.ofSeconds(30);
+  private Retention retention = Retention.deleteImmediately();
+  private boolean strictOrder;
+  private boolean listenNotify = true;
+  private RelayListener listener = new RelayListener() {};
+
+  PollingRelayBuilder() {}
+
+  /** Name in log lines and thread names. Default: {@code outbox-relay}. */
+  public PollingRelayBuilder name(String name) {
+    if (name == null || name.isBlank() || name.length() > 80) {
+      throw new OutboxConfigException("name", name, "must be 1 to 80 characters");
+    }
+    this.name = name;
+    return this;
+  }
+
+  /** Where the outbox table lives; a pool is recommended (3 connections suffice). Required. */
+  public PollingRelayBuilder dataSource(DataSource dataSource) {
+    this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    return this;
+  }
+
+  /** Where messages go. Required. The relay does not close it. */
+  public PollingRelayBuilder publisher(Publisher publisher) {
+    this.publisher = Objects.requireNonNull(publisher, "publisher");
+    return this;
+  }
+
+  /** The table contract. Default: {@link OutboxTable#defaults()}. */
+  public PollingRelayBuilder table(OutboxTable table) {
+    this.table = Objects.requireNonNull(table, "table");
+    return this;
+  }
+
+  /** Rows per claim and publish. Default: 500. */
+  public PollingRelayBuilder batchSize(int batchSize) {
+    if (batchSize < 1 || batchSize > 10_000) {
+      throw new OutboxConfigException("batchSize", batchSize, "must be between 1 and 10000");
+    }
+    this.batchSize = batchSize;
+    return this;
+  }
+
+  /** Idle wait between claims; with NOTIFY only the backstop. Default: 250 ms. */
+  public PollingRelayBuilder pollInterval(Duration pollInterval) {
+    this.pollInterval = positive("pollInterval", pollInterval, Duration.ofMillis(1));
+    return this;
+  }
+
+  /** How long a bucket lease lasts without renewal (renewed every third of it). Default: 10 s. */
+  public PollingRelayBuilder leaseDuration(Duration leaseDuration) {
+    this.leaseDuration = positive("leaseDuration", leaseDuration, Duration.ofSeconds(1));
+    return this;
+  }
+
+  /** Longest wait for the publisher's acknowledgements of one batch. Default: 60 s. */
+  public PollingRelayBuilder publishTimeout(Duration publishTimeout) {
+    this.publishTimeout = positive("publishTimeout", publishTimeout, Duration.ofMillis(100));
+    return this;
+  }
+
+  /** First retry delay of a failing key or an outage; doubles with jitter. Default: 100 ms. */
+  public PollingRelayBuilder backoffInitial(Duration backoffInitial) {
+    this.backoffInitial = positive("backoffInitial", backoffInitial, Duration.ofMillis(1));
+    return this;
+  }
+
+  /** Upper bound of the retry delay. Default: 30 s. */
+  public PollingRelayBuilder backoffMax(Duration backoffMax) {
+    this.backoffMax = positive("backoffMax", backoffMax, Duration.ofMillis(1));
+    return this;
+  }
+
+  /** What to do with published rows. Default: {@link Retention#deleteImmediately()}. */
+  public PollingRelayBuilder retention(Retention retention) {
+    this.retention = Objects.requireNonNull(retention, "retention");
+    return this;
+  }
+
+  /**
+   * PostgreSQL only: publish a row only once every transaction that started before it has ended
+   * (transaction-id horizon), so rows of one key are published in insertion order even when their
+   * transactions commit in the opposite order. Costs latency while long transactions run. Default:
+   * off.
+   */
+  public PollingRelayBuilder strictOrder(boolean strictOrder) {
+    this.strictOrder = strictOrder;
+    return this;
+  }
+
+  /** PostgreSQL: wake on the outbox trigger's NOTIFY at commit. Default: on. */
+  public PollingRelayBuilder listenNotify(boolean listenNotify) {
+    this.listenNotify = listenNotify;
+    return this;
+  }
+
+  /** Metrics and test callbacks. Default: none. */
+  public PollingRelayBuilder listener(RelayListener listener) {
+    this.listener = Objects.requireNonNull(listener, "listener");
+    return this;
+  }
+
+  /**
+   * Builds the relay (not started).
+   *
+   * @throws OutboxConfigException if the data source or publisher is missing, or the backoff bounds
+   *     are inverted
+   */
+  public PollingRelay build() {
+    if (dataSource == null) {
+      throw new OutboxConfigException("dataSource", null, "is required");
+    }
+    if (publisher == null) {
+      throw new OutboxConfigException("publisher", null, "is required");
+    }
+    if (backoffMax.compareTo(backoffInitial) < 0) {
+      throw new OutboxConfigException(
+          "backoffMax", backoffMax, "must be at least backoffInitial " + backoffInitial);
+    }
+    return new PollingRelay(
+        new PollingRelayConfig(
+            name,
+            dataSource,
+            publisher,
+            table,
+            batchSize,
+            pollInterval,
+            leaseDuration,
+            publishTimeout,
+            backoffInitial,
+            backoffMax,
+            retention,
+            strictOrder,
+            listenNotify,
+            listener));
+  }
+
+  private static Duration positive(String key, Duration value, Duration min) {
+    if (value == null || value.compareTo(min) < 0) {
+      throw new OutboxConfigException(key, value, "must be at least " + min);
+    }
+    return value;
+  }
+}

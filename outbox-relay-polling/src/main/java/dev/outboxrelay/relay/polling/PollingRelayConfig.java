@@ -1,0 +1,31 @@
+package dev.outboxrelay.relay.polling;
+
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.Publisher;
+import io.github.resilience4j.core.IntervalFunction;
+import java.time.Duration;
+import javax.sql.DataSource;
+
+/** The validated settings of one relay. */
+record PollingRelayConfig(
+    String name,
+    DataSource dataSource,
+    Publisher publisher,
+    OutboxTable table,
+    int batchSize,
+    Duration pollInterval,
+    Duration leaseDuration,
+    Duration publishTimeout,
+    Duration backoffInitial,
+    Duration backoffMax,
+    Retention retention,
+    boolean strictOrder,
+    boolean listenNotify,
+    RelayListener listener) {
+
+  /** Exponential backoff with jitter (factor 2, randomisation 0.5), bounded by backoffMax. */
+  IntervalFunction backoff() {
+    return IntervalFunction.ofExponentialRandomBackoff(
+        backoffInitial.toMillis(), 2.0, 0.5, backoffMax.toMillis());
+  }
+}

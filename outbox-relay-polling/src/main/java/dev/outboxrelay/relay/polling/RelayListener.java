@@ -1,0 +1,36 @@
+package dev.outboxrelay.relay.polling;
+
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.PublishException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Callbacks for metrics and tests; every method has a no-op default. Called on the relay's worker
+ * thread: keep them fast and never throw (exceptions are logged and ignored).
+ */
+public interface RelayListener {
+
+  /** A claim returned {@code claimed} rows; {@code oldestAge} is the age of the oldest one. */
+  default void onClaimed(int claimed, Duration oldestAge) {}
+
+  /** These messages were acknowledged by the broker and marked done, in publish order. */
+  default void onPublished(List<OutboxMessage> messages, Duration publishLatency) {}
+
+  /** A message failed and its key backs off; {@code attempt} counts from 1. */
+  default void onRetry(
+      OutboxMessage message, PublishException failure, int attempt, Duration delay) {}
+
+  /** A key was parked with the reason stored. */
+  default void onParked(String aggregateId, OutboxMessage message, String reason) {}
+
+  /** Marks were refused because the lease was lost (another relay owns the bucket now). */
+  default void onFenced(int refusedMarks) {}
+
+  /** The set of owned key buckets changed. */
+  default void onLeasesChanged(Set<Integer> buckets) {}
+
+  /** A database or unexpected error; the relay backs off and carries on. */
+  default void onError(Exception error, Duration delay) {}
+}

@@ -1,0 +1,130 @@
+package dev.outboxrelay.relay.polling;
+
+import static dev.outboxrelay.core.OutboxColumn.AGGREGATE_ID;
+import static dev.outboxrelay.core.OutboxColumn.BUCKET;
+import static dev.outboxrelay.core.OutboxColumn.ID;
+import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
+
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.core.internal.OutboxRows;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Collections;
+import java.util.UUID;
+
+/** The relay's SQL for one table and dialect. Every name is a validated, quoted identifier. */
+final class RelaySql {
+  final SqlDialect dialect;
+  final String outbox;
+  final String lease;
+  final String relay;
+  final String parked;
+  private final OutboxTable table;
+
+  RelaySql(OutboxTable table, SqlDialect dialect) {
+    this.table = table;
+    this.dialect = dialect;
+    this.outbox = table.qualifiedName(dialect);
+    this.lease = table.qualifiedCompanion(dialect, "lease");
+    this.relay = table.qualifiedCompanion(dialect, "relay");
+    this.parked = table.qualifiedCompanion(dialect, "parked");
+  }
+
+  String col(dev.outboxrelay.core.OutboxColumn c) {
+    return table.quoted(dialect, c);
+  }
+
+  String now() {
+    return dialect == SqlDialect.POSTGRESQL ? "now()" : "CURRENT_TIMESTAMP(6)";
+  }
+
+  /** The database clock plus a bound number of milliseconds. */
+  String nowPlusMillis() {
+    return dialect == SqlDialect.POSTGRESQL
+        ? "(now() + ? * interval '1 millisecond')"
+        : "(CURRENT_TIMESTAMP(6) + INTERVAL ? * 1000 MICROSECOND)";
+  }
+
+  String insertIgnore(String target, String columnsAndValues) {
+    return dialect == SqlDialect.POSTGRESQL
+        ? "INSERT INTO " + target + " " + columnsAndValues + " ON CONFLICT DO NOTHING"
+        : "INSERT IGNORE INTO " + target + " " + columnsAndValues;
+  }
+
+  /** Pending rows of the given buckets, oldest first, skipping parked and backing-off keys. */
+  String claim(int buckets, int excludedKeys, boolean strict, boolean keepPublished) {
+    String pending = keepPublished ? " AND o." + published() + " IS NULL" : "";
+    String excluded =
+        excludedKeys == 0
+            ? ""
+            : " AND o." + col(AGGREGATE_ID) + " NOT IN (" + marks(excludedKeys) + ")";
+    String horizon = strict ? " AND o.txid < txid_snapshot_xmin(txid_current_snapshot())" : "";
+    return "SELECT "
+        + OutboxRows.selectList(table, dialect)
+        + ", o."
+        + col(BUCKET)
+        + " FROM "
+        + outbox
+        + " o WHERE o."
+        + col(BUCKET)
+        + " IN ("
+        + marks(buckets)
+        + ")"
+        + pending
+        + " AND NOT EXISTS (SELECT 1 FROM "
+        + parked
+        + " p WHERE p.aggregateid = o."
+        + col(AGGREGATE_ID)
+        + ")"
+        + excluded
+        + horizon
+        + " ORDER BY o."
+        + col(SEQUENCE)
+        + " LIMIT ?";
+  }
+
+  /** Marks rows done (delete or set published_at), only while this relay owns their bucket. */
+  String markDone(int ids, boolean keepPublished) {
+    String fence =
+        " AND EXISTS (SELECT 1 FROM "
+            + lease
+            + " l WHERE l.bucket = "
+            + outbox
+            + "."
+            + col(BUCKET)
+            + " AND l.owner = ? AND l.expires_at > "
+            + now()
+            + ")";
+    String where = " WHERE " + col(ID) + " IN (" + marks(ids) + ")" + fence;
+    return keepPublished
+        ? "UPDATE " + outbox + " SET " + published() + " = " + now() + where
+        : "DELETE FROM " + outbox + where;
+  }
+
+  /** Parks a key, only while this relay owns its bucket. */
+  String park() {
+    return insertIgnore(
+        parked,
+        "(aggregateid, message_id, bucket, reason) SELECT ?, ?, ?, ? FROM "
+            + lease
+            + " l WHERE l.bucket = ? AND l.owner = ? AND l.expires_at > "
+            + now());
+  }
+
+  String published() {
+    return dialect.quote("published_at");
+  }
+
+  void setId(PreparedStatement ps, int index, UUID id) throws SQLException {
+    if (dialect.nativeUuid()) {
+      ps.setObject(index, id);
+    } else {
+      ps.setString(index, id.toString());
+    }
+  }
+
+  static String marks(int n) {
+    return String.join(", ", Collections.nCopies(n, "?"));
+  }
+}

@@ -1,0 +1,141 @@
+package dev.outboxrelay.relay.polling;
+
+import static dev.outboxrelay.core.OutboxColumn.ID;
+
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.internal.OutboxRows;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/** The relay's statements against the outbox table; each runs in its own auto-commit unit. */
+final class RelayStore {
+  private final DataSource dataSource;
+  private final RelaySql sql;
+  private final String owner;
+  private final boolean keepRows;
+  private final boolean strict;
+
+  RelayStore(DataSource dataSource, RelaySql sql, String owner, boolean keepRows, boolean strict) {
+    this.dataSource = dataSource;
+    this.sql = sql;
+    this.owner = owner;
+    this.keepRows = keepRows;
+    this.strict = strict;
+  }
+
+  /** Up to {@code limit} pending rows of the buckets, oldest first; malformed rows included. */
+  List<Claimed> claim(List<Integer> buckets, List<String> excludedKeys, int limit)
+      throws SQLException {
+    List<Claimed> rows = new ArrayList<>();
+    try (Connection c = connection();
+        PreparedStatement ps =
+            c.prepareStatement(sql.claim(buckets.size(), excludedKeys.size(), strict, keepRows))) {
+      int i = 1;
+      for (int b : buckets) {
+        ps.setInt(i++, b);
+      }
+      for (String k : excludedKeys) {
+        ps.setString(i++, k);
+      }
+      ps.setInt(i, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows.add(read(rs));
+        }
+      }
+    }
+    return rows;
+  }
+
+  private static Claimed read(ResultSet rs) throws SQLException {
+    UUID id = UUID.fromString(rs.getString(1));
+    String key = rs.getString(3);
+    int bucket = rs.getInt(10);
+    try {
+      return new Claimed(id, key, bucket, OutboxRows.read(rs), null);
+    } catch (RuntimeException e) {
+      return new Claimed(id, key, bucket, null, "malformed row: " + e.getMessage());
+    }
+  }
+
+  /** Marks rows done; returns how many the fence let through. */
+  int markDone(List<OutboxMessage> messages) throws SQLException {
+    if (messages.isEmpty()) {
+      return 0;
+    }
+    try (Connection c = connection();
+        PreparedStatement ps = c.prepareStatement(sql.markDone(messages.size(), keepRows))) {
+      int i = 1;
+      for (OutboxMessage m : messages) {
+        sql.setId(ps, i++, m.id());
+      }
+      ps.setString(i, owner);
+      return ps.executeUpdate();
+    }
+  }
+
+  /** Parks a key; false if the fence refused it (lease lost). */
+  boolean park(Claimed row, String reason) throws SQLException {
+    try (Connection c = connection();
+        PreparedStatement ps = c.prepareStatement(sql.park())) {
+      ps.setString(1, row.aggregateId());
+      sql.setId(ps, 2, row.id());
+      ps.setInt(3, row.bucket());
+      ps.setString(4, reason.length() > 2000 ? reason.substring(0, 2000) : reason);
+      ps.setInt(5, row.bucket());
+      ps.setString(6, owner);
+      return ps.executeUpdate() == 1 || isParked(c, row.aggregateId());
+    }
+  }
+
+  private boolean isParked(Connection c, String key) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT 1 FROM " + sql.parked + " WHERE aggregateid = ?")) {
+      ps.setString(1, key);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  /** Deletes published rows older than the window, at most {@code limit}; returns the count. */
+  int purgePublished(Duration window, int limit) throws SQLException {
+    String statement =
+        sql.dialect == dev.outboxrelay.core.SqlDialect.POSTGRESQL
+            ? "DELETE FROM "
+                + sql.outbox
+                + " WHERE "
+                + sql.col(ID)
+                + " IN (SELECT "
+                + sql.col(ID)
+                + " FROM "
+                + sql.outbox
+                + " WHERE "
+                + sql.published()
+                + " < now() - ? * interval '1 millisecond' LIMIT ?)"
+            : "DELETE FROM "
+                + sql.outbox
+                + " WHERE "
+                + sql.published()
+                + " < CURRENT_TIMESTAMP(6) - INTERVAL ? * 1000 MICROSECOND LIMIT ?";
+    try (Connection c = connection();
+        PreparedStatement ps = c.prepareStatement(statement)) {
+      ps.setLong(1, window.toMillis());
+      ps.setInt(2, limit);
+      return ps.executeUpdate();
+    }
+  }
+
+  private Connection connection() throws SQLException {
+    Connection c = dataSource.getConnection();
+    c.setAutoCommit(true);
+    return c;
+  }
+}

@@ -1,0 +1,140 @@
+package dev.outboxrelay.relay.polling;
+
+import io.github.resilience4j.core.IntervalFunction;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The claim loop: lease, claim, publish, mark; backs off on failures. One thread. */
+final class RelayWorker implements Runnable {
+  private static final Logger log = LoggerFactory.getLogger(RelayWorker.class);
+  private static final int MAX_EXCLUDED_KEYS = 1000;
+
+  private final PollingRelayConfig config;
+  private final Leases leases;
+  private final RelayStore store;
+  private final BatchPublisher batches;
+  private final Waker waker;
+  private final IntervalFunction outageBackoff;
+  private volatile boolean running = true;
+  private int outageAttempts;
+  private long nextRebalanceNanos;
+  private long nextPurgeNanos;
+
+  RelayWorker(
+      PollingRelayConfig config,
+      Leases leases,
+      RelayStore store,
+      BatchPublisher batches,
+      Waker waker) {
+    this.config = config;
+    this.leases = leases;
+    this.store = store;
+    this.batches = batches;
+    this.waker = waker;
+    this.outageBackoff = config.backoff();
+  }
+
+  @Override
+  public void run() {
+    log.info(
+        "{} - started ({} rows per batch, retention: {})",
+        config.name(),
+        config.batchSize(),
+        config.retention());
+    while (running) {
+      try {
+        Duration idle = cycle();
+        if (!idle.isZero()) {
+          waker.await(idle);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      } catch (Exception e) {
+        if (!backOff(e)) {
+          break;
+        }
+      }
+    }
+    batches.releaseAll(leases);
+  }
+
+  /** One pass; returns how long to wait before the next (zero: go on at once). */
+  private Duration cycle() throws Exception {
+    long now = System.nanoTime();
+    if (now - nextRebalanceNanos >= 0) {
+      Set<Integer> before = leases.usable();
+      leases.rebalance();
+      nextRebalanceNanos = now + config.leaseDuration().toNanos() / 3;
+      if (!before.equals(leases.usable())) {
+        batches.forgetBackoff();
+        config.listener().onLeasesChanged(leases.usable());
+      }
+    }
+    if (config.retention().keepsRows() && now - nextPurgeNanos >= 0) {
+      while (store.purgePublished(config.retention().window().orElseThrow(), 1000) == 1000) {
+        nextPurgeNanos = now; // keep deleting in bounded batches
+      }
+      nextPurgeNanos = now + Duration.ofSeconds(30).toNanos();
+    }
+    List<Integer> buckets = new ArrayList<>(leases.usable());
+    if (buckets.isEmpty()) {
+      return config.pollInterval();
+    }
+    List<Claimed> rows =
+        store.claim(buckets, batches.waitingKeys(MAX_EXCLUDED_KEYS), config.batchSize());
+    if (rows.isEmpty()) {
+      return min(config.pollInterval(), batches.untilNextRetry());
+    }
+    BatchPublisher.Outcome outcome = batches.publish(rows, leases);
+    if (outcome == BatchPublisher.Outcome.ALL_FAILED_RETRIABLE) {
+      // The broker looks down: back off the whole relay, not only the keys.
+      Duration delay = Duration.ofMillis(outageBackoff.apply(++outageAttempts));
+      log.warn(
+          "{} - nothing in the batch was acknowledged; backing off {} ms",
+          config.name(),
+          delay.toMillis());
+      return delay;
+    }
+    outageAttempts = 0;
+    return rows.size() < config.batchSize()
+        ? min(config.pollInterval(), batches.untilNextRetry())
+        : Duration.ZERO;
+  }
+
+  private boolean backOff(Exception e) {
+    Duration delay = Duration.ofMillis(outageBackoff.apply(++outageAttempts));
+    log.warn("{} - {}; retrying in {} ms", config.name(), e.toString(), delay.toMillis());
+    safely(() -> config.listener().onError(e, delay));
+    leases.invalidate();
+    nextRebalanceNanos = System.nanoTime();
+    try {
+      waker.await(delay);
+      return true;
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  void stop() {
+    running = false;
+    waker.wake();
+  }
+
+  private static Duration min(Duration a, long nanos) {
+    return nanos < a.toNanos() ? Duration.ofNanos(Math.max(nanos, 1_000_000)) : a;
+  }
+
+  static void safely(Runnable callback) {
+    try {
+      callback.run();
+    } catch (RuntimeException e) {
+      log.warn("Relay listener threw {}", e.toString());
+    }
+  }
+}
