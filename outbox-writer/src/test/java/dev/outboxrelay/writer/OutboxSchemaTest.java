@@ -46,7 +46,7 @@ class OutboxSchemaTest {
         OutboxSchema.render(
             SqlDialect.POSTGRESQL, OutboxTable.defaults(), "V2__polling_relay_state.sql");
     assertThat(sql).hasSize(5);
-    assertThat(sql.get(2))
+    assertThat(sql.get(3))
         .startsWith("CREATE OR REPLACE FUNCTION \"outbox_notify\"()")
         .endsWith("$$");
     assertThat(sql.get(4)).contains("CREATE TRIGGER outbox_notify AFTER INSERT ON \"outbox\"");
