@@ -1,5 +1,7 @@
 package dev.outboxrelay.testing;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.SqlDialect;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -49,6 +51,18 @@ public interface DatabaseServer {
   /** A new connection to a database; the caller closes it. */
   default Connection connect(String database) throws SQLException {
     return DriverManager.getConnection(jdbcUrl(database), user(), password());
+  }
+
+  /** A connection pool on a database; the caller closes it. */
+  default HikariDataSource dataSource(String database, int maxConnections) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(jdbcUrl(database));
+    config.setUsername(user());
+    config.setPassword(password());
+    config.setMaximumPoolSize(maxConnections);
+    config.setConnectionTimeout(10_000);
+    config.setPoolName(database);
+    return new HikariDataSource(config);
   }
 
   /** The database that always exists. */

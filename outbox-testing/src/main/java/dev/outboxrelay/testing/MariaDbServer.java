@@ -74,6 +74,7 @@ public final class MariaDbServer implements DatabaseServer {
                 "--innodb-flush-log-at-trx-commit=2",
                 "--innodb-buffer-pool-size=128M",
                 "--max-connections=300",
+                "--innodb-print-all-deadlocks=ON",
                 "--pid-file=" + dir.resolve("mariadb.pid")));
     if (asRoot) {
       cmd.add("--user=root");

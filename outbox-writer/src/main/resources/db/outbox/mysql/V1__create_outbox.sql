@@ -2,7 +2,7 @@
 -- Placeholders (Flyway: flyway.placeholders.*): outbox_table = table name, outbox_bucket_index = name of the pending-rows index.
 -- One INSERT per message from the writer; everything the relays need is assigned by the database.
 CREATE TABLE IF NOT EXISTS ${outbox_table} (
-    id            char(36)     CHARACTER SET ascii NOT NULL PRIMARY KEY,
+    id            char(36)     NOT NULL PRIMARY KEY,
     aggregatetype varchar(255) NOT NULL,
     aggregateid   varchar(255) NOT NULL,
     type          varchar(255) NOT NULL,

@@ -15,7 +15,7 @@ CREATE TABLE IF NOT EXISTS ${outbox_relay_table} (
 -- Parked keys: a message the broker can never accept stops its key until an operator acts.
 CREATE TABLE IF NOT EXISTS ${outbox_parked_table} (
     aggregateid varchar(255)  NOT NULL PRIMARY KEY,
-    message_id  char(36)      CHARACTER SET ascii NOT NULL,
+    message_id  char(36)      NOT NULL,
     bucket      smallint      NOT NULL,
     reason      varchar(2000) NOT NULL,
     parked_at   timestamp(6)  NOT NULL DEFAULT CURRENT_TIMESTAMP(6)

@@ -85,6 +85,7 @@ final class BatchPublisher {
       Leases leases)
       throws SQLException {
     List<OutboxMessage> done = new ArrayList<>();
+    List<PublishResult> retry = new ArrayList<>();
     boolean anyNonRetriable = false;
     for (PublishResult r : results) {
       String key = r.message().aggregateId();
@@ -99,21 +100,23 @@ final class BatchPublisher {
       stopped.add(key);
       PublishException failure = r.failure().orElseThrow();
       if (failure.isRetriable()) {
-        int attempt = backoff.failed(key);
-        Duration delay = backoff.delay(attempt);
-        log.warn(
-            "{} - message {} of key {} failed (attempt {}), retrying in ~{} ms: {}",
-            config.name(),
-            r.message().id(),
-            key,
-            attempt,
-            delay.toMillis(),
-            failure.getMessage());
-        safely(() -> config.listener().onRetry(r.message(), failure, attempt, delay));
+        retry.add(r);
       } else {
         anyNonRetriable = true;
         park(row(rows, r.message()), failure.getMessage(), r.message());
       }
+    }
+    boolean outage = done.isEmpty() && !anyNonRetriable;
+    for (PublishResult r : retry) {
+      backOff(r, outage);
+    }
+    if (outage && !retry.isEmpty()) {
+      log.warn(
+          "{} - none of {} messages acknowledged ({} keys back off): {}",
+          config.name(),
+          results.size(),
+          retry.size(),
+          retry.get(0).failure().orElseThrow().getMessage());
     }
     int marked = store.markDone(done);
     if (marked < done.size()) {
@@ -126,7 +129,25 @@ final class BatchPublisher {
       safely(() -> config.listener().onFenced(done.size() - marked));
     }
     safely(() -> config.listener().onPublished(done, latency));
-    return done.isEmpty() && !anyNonRetriable ? Outcome.ALL_FAILED_RETRIABLE : Outcome.PROGRESS;
+    return outage ? Outcome.ALL_FAILED_RETRIABLE : Outcome.PROGRESS;
+  }
+
+  private void backOff(PublishResult r, boolean quiet) {
+    PublishException failure = r.failure().orElseThrow();
+    String key = r.message().aggregateId();
+    int attempt = backoff.failed(key);
+    Duration delay = backoff.delay(attempt);
+    if (!quiet) {
+      log.warn(
+          "{} - message {} of key {} failed (attempt {}), retrying in ~{} ms: {}",
+          config.name(),
+          r.message().id(),
+          key,
+          attempt,
+          delay.toMillis(),
+          failure.getMessage());
+    }
+    safely(() -> config.listener().onRetry(r.message(), failure, attempt, delay));
   }
 
   private void park(Claimed row, String reason, OutboxMessage message) throws SQLException {

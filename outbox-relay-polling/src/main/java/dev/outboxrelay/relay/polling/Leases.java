@@ -52,8 +52,7 @@ final class Leases {
   /** Extends this relay's unexpired leases and its heartbeat. */
   void renew() throws SQLException {
     long start = System.nanoTime();
-    try (Connection c = dataSource.getConnection()) {
-      c.setAutoCommit(true);
+    try (Connection c = RelaySql.relayConnection(dataSource)) {
       heartbeat(c);
       try (PreparedStatement ps =
           c.prepareStatement(
@@ -75,8 +74,7 @@ final class Leases {
 
   /** Takes free or expired buckets up to a fair share, and gives back any above it. */
   void rebalance() throws SQLException {
-    try (Connection c = dataSource.getConnection()) {
-      c.setAutoCommit(true);
+    try (Connection c = RelaySql.relayConnection(dataSource)) {
       if (!seeded) {
         seed(c);
         seeded = true;
@@ -110,8 +108,7 @@ final class Leases {
   void release() throws SQLException {
     owned = Set.of();
     validUntilNanos = System.nanoTime();
-    try (Connection c = dataSource.getConnection()) {
-      c.setAutoCommit(true);
+    try (Connection c = RelaySql.relayConnection(dataSource)) {
       update(
           c,
           "UPDATE " + sql.lease + " SET owner = NULL, expires_at = NULL WHERE owner = ?",

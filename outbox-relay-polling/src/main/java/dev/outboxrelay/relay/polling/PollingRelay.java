@@ -7,6 +7,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +28,7 @@ public final class PollingRelay implements AutoCloseable {
   private RelayWorker worker;
   private PgNotifyListener notifyListener;
   private Thread thread;
+  private ScheduledExecutorService renewer;
 
   PollingRelay(PollingRelayConfig config) {
     this.config = config;
@@ -70,6 +74,10 @@ public final class PollingRelay implements AutoCloseable {
     }
     thread = daemon(worker, "");
     thread.start();
+    // Renewal runs apart from the worker, so a long publish (broker outage) keeps the leases.
+    long every = Math.max(100, config.leaseDuration().toMillis() / 3);
+    renewer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "-lease"));
+    renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
     return this;
   }
 
@@ -82,12 +90,44 @@ public final class PollingRelay implements AutoCloseable {
     if (thread == null) {
       return;
     }
+    stopHelpers();
+    worker.stop();
+    join(config.publishTimeout().plusSeconds(5));
+  }
+
+  /**
+   * Stops at once without finishing the batch or releasing the leases, as if the process had been
+   * killed; other relays take the buckets over when the leases expire. For fault tests.
+   */
+  public synchronized void abort() {
+    if (thread == null) {
+      return;
+    }
+    renewer.shutdownNow();
+    stopHelpers();
+    worker.abort();
+    thread.interrupt();
+    join(Duration.ofSeconds(5));
+  }
+
+  private void renew() {
+    try {
+      leases.renew();
+    } catch (SQLException | RuntimeException e) {
+      log.warn("{} - could not renew leases: {}", config.name(), e.toString());
+    }
+  }
+
+  private void stopHelpers() {
+    renewer.shutdown();
     if (notifyListener != null) {
       notifyListener.stop();
     }
-    worker.stop();
+  }
+
+  private void join(Duration timeout) {
     try {
-      thread.join(config.publishTimeout().plusSeconds(5).toMillis());
+      thread.join(timeout.toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -8,10 +8,12 @@ import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.internal.OutboxRows;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Collections;
 import java.util.UUID;
+import javax.sql.DataSource;
 
 /** The relay's SQL for one table and dialect. Every name is a validated, quoted identifier. */
 final class RelaySql {
@@ -122,6 +124,17 @@ final class RelaySql {
     } else {
       ps.setString(index, id.toString());
     }
+  }
+
+  /**
+   * A connection for the relay's own statements: auto-commit, and READ COMMITTED so that InnoDB
+   * never holds gap or next-key locks that would make the application's inserts wait or deadlock.
+   */
+  static Connection relayConnection(DataSource dataSource) throws SQLException {
+    Connection c = dataSource.getConnection();
+    c.setAutoCommit(true);
+    c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+    return c;
   }
 
   static String marks(int n) {

@@ -134,8 +134,6 @@ final class RelayStore {
   }
 
   private Connection connection() throws SQLException {
-    Connection c = dataSource.getConnection();
-    c.setAutoCommit(true);
-    return c;
+    return RelaySql.relayConnection(dataSource);
   }
 }

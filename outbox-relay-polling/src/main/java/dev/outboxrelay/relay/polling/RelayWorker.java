@@ -20,6 +20,7 @@ final class RelayWorker implements Runnable {
   private final Waker waker;
   private final IntervalFunction outageBackoff;
   private volatile boolean running = true;
+  private volatile boolean aborted;
   private int outageAttempts;
   private long nextRebalanceNanos;
   private long nextPurgeNanos;
@@ -60,7 +61,9 @@ final class RelayWorker implements Runnable {
         }
       }
     }
-    batches.releaseAll(leases);
+    if (!aborted) {
+      batches.releaseAll(leases);
+    }
   }
 
   /** One pass; returns how long to wait before the next (zero: go on at once). */
@@ -124,6 +127,12 @@ final class RelayWorker implements Runnable {
   void stop() {
     running = false;
     waker.wake();
+  }
+
+  /** Stops without releasing anything, as a killed process would. */
+  void abort() {
+    aborted = true;
+    stop();
   }
 
   private static Duration min(Duration a, long nanos) {

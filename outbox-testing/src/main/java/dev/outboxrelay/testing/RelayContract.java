@@ -1,0 +1,145 @@
+package dev.outboxrelay.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.RetriablePublishException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** What every relay × database must show against a real broker. */
+public abstract class RelayContract extends RelayFixture {
+
+  @Test
+  void publishesExactlyTheCommittedRowsWhileCommitsLandLate() throws Exception {
+    relay("late-commits");
+    Workload w = new Workload().run(dataSource, this::save, 8, 40, 5, 10, 30);
+    DeliveryCheck check = awaitDelivered(w.committedByKey(), w.rolledBack(), w.committedCount());
+    System.out.println("[late commits] " + check);
+    assertThat(check.lost()).isEmpty();
+    assertThat(check.phantom()).as("rolled back rows published").isEmpty();
+    assertThat(w.rolledBack()).isNotEmpty();
+  }
+
+  @Test
+  void keepsPerKeyOrderWithThreeRelaysAndOneCrashedMidRun() throws Exception {
+    relay("relay-1");
+    RelayHandle second = relay("relay-2");
+    relay("relay-3");
+    Workload w = new Workload();
+    CompletableFuture<Workload> writers =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return w.run(dataSource, this::save, 6, 120, 4, 10, 5);
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    await().atMost(Duration.ofSeconds(60)).until(() -> received().size() >= 100);
+    second.crash();
+    await().atMost(Duration.ofSeconds(60)).until(() -> received().size() >= 300);
+    relay("relay-2b");
+    writers.get(5, TimeUnit.MINUTES);
+    DeliveryCheck check = awaitDelivered(w.committedByKey(), w.rolledBack(), w.committedCount());
+    System.out.println("[3 relays, 1 crashed mid-run] " + check);
+    assertThat(check.orderViolations()).isEmpty();
+    assertThat(check.holds()).isTrue();
+  }
+
+  @Test
+  void aFailingKeyStopsAloneAndRetriesWithGrowingDelays() throws Exception {
+    List<Long> attempts = new CopyOnWriteArrayList<>();
+    FaultyPublisher faulty =
+        new FaultyPublisher(
+            newPublisher(topics),
+            m -> {
+              if (!m.aggregateId().equals("flaky") || attempts.size() >= 4) {
+                return null;
+              }
+              attempts.add(System.nanoTime());
+              return new RetriablePublishException("injected failure " + attempts.size(), null);
+            });
+    List<OutboxMessage> flaky = List.of(Workload.message("flaky"), Workload.message("flaky"));
+    commit(flaky);
+    relay("retry", faulty);
+    List<OutboxMessage> others = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      others.add(Workload.message("steady-" + i));
+    }
+    commit(others);
+    await().atMost(Duration.ofSeconds(30)).until(() -> received().size() >= others.size());
+    assertThat(rowsOfKey("flaky")).as("not marked before the broker acknowledged").isEqualTo(2);
+    await().atMost(Duration.ofSeconds(30)).until(() -> received().size() >= 22);
+    List<UUID> flakyOrder =
+        received().stream().filter(r -> r.key().equals("flaky")).map(ReceivedMessage::id).toList();
+    assertThat(flakyOrder).containsExactly(flaky.get(0).id(), flaky.get(1).id());
+    assertThat(attempts).hasSize(4);
+    long firstGap = attempts.get(1) - attempts.get(0);
+    long lastGap = attempts.get(3) - attempts.get(2);
+    assertThat(lastGap).as("backoff grows").isGreaterThan(firstGap);
+  }
+
+  @Test
+  void aPoisonMessageParksOnlyItsKeyUntilTheOperatorActs() throws Exception {
+    relay("poison");
+    OutboxMessage before = Workload.message("poisoned");
+    OutboxMessage poison =
+        Workload.message("poisoned").toBuilder().payload(new byte[oversizedPayloadBytes()]).build();
+    OutboxMessage after = Workload.message("poisoned");
+    commit(List.of(before, poison, after));
+    List<OutboxMessage> others = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      others.add(Workload.message("healthy-" + i));
+    }
+    commit(others);
+    await().atMost(Duration.ofSeconds(30)).until(() -> parkedKeys(dataSource).contains("poisoned"));
+    await().atMost(Duration.ofSeconds(30)).until(() -> received().size() >= 11);
+    assertThat(received()).extracting(ReceivedMessage::id).doesNotContain(poison.id(), after.id());
+    discardParked(dataSource, "poisoned");
+    await().atMost(Duration.ofSeconds(30)).until(() -> received().size() >= 12);
+    assertThat(received().stream().filter(r -> r.key().equals("poisoned")).map(ReceivedMessage::id))
+        .containsExactly(before.id(), after.id());
+    assertThat(parkedKeys(dataSource)).isEmpty();
+  }
+
+  @Test
+  void rideOutABrokerOutageWithoutBusyLoopingOrLoss() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    relay("outage", new FaultyPublisher(newPublisher(topics), m -> null, calls));
+    Workload w = new Workload();
+    stopBroker();
+    try {
+      w.run(dataSource, this::save, 4, 20, 3, 10, 0);
+      int before = calls.get();
+      await().pollDelay(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(6)).until(() -> true);
+      System.out.println(
+          "[broker outage] publish calls in 5 s of outage: " + (calls.get() - before));
+      assertThat(calls.get() - before).as("publish calls during 5 s of outage").isLessThan(20);
+    } finally {
+      startBroker();
+    }
+    DeliveryCheck check = awaitDelivered(w.committedByKey(), w.rolledBack(), w.committedCount());
+    System.out.println("[broker outage] " + check);
+    assertThat(check.holds()).isTrue();
+  }
+
+  /** Waits until every committed message arrived, then checks the history. */
+  protected DeliveryCheck awaitDelivered(
+      Map<String, List<UUID>> committedByKey, java.util.Set<UUID> rolledBack, int committed) {
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> DeliveryCheck.of(committedByKey, rolledBack, received()).lost().isEmpty());
+    return DeliveryCheck.of(committedByKey, rolledBack, received());
+  }
+}

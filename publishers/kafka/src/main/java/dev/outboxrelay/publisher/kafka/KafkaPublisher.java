@@ -1,0 +1,116 @@
+package dev.outboxrelay.publisher.kafka;
+
+import dev.outboxrelay.core.MessageContract;
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.PublishException;
+import dev.outboxrelay.core.PublishResult;
+import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.RetriablePublishException;
+import dev.outboxrelay.core.TopicTemplate;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+/**
+ * Publishes outbox messages to Kafka: key = aggregateid, headers per {@link MessageContract}, topic
+ * from a {@link TopicTemplate}. The producer is idempotent with {@code acks=all}, so a message is
+ * acknowledged only once every in-sync replica has it, and messages of one key stay in order. Build
+ * with {@link #builder()}. Thread-safe.
+ */
+public final class KafkaPublisher implements Publisher {
+  private final Producer<byte[], byte[]> producer;
+  private final TopicTemplate topics;
+
+  KafkaPublisher(Producer<byte[], byte[]> producer, TopicTemplate topics) {
+    this.producer = producer;
+    this.topics = topics;
+  }
+
+  public static KafkaPublisherBuilder builder() {
+    return new KafkaPublisherBuilder();
+  }
+
+  @Override
+  public CompletionStage<List<PublishResult>> publish(List<OutboxMessage> batch) {
+    List<CompletableFuture<PublishResult>> results = new ArrayList<>(batch.size());
+    Set<String> failedKeys = new HashSet<>();
+    PublishException unreachable = null;
+    for (OutboxMessage m : batch) {
+      if (unreachable != null) {
+        results.add(CompletableFuture.completedFuture(PublishResult.failed(m, unreachable)));
+      } else if (failedKeys.contains(m.aggregateId())) {
+        results.add(skipped(m));
+      } else {
+        CompletableFuture<PublishResult> r = send(m);
+        results.add(r);
+        // Errors found before anything was sent (too large, no metadata) complete at once: stop
+        // the key so no later message of it can overtake this one; if the broker could not even
+        // be reached, fail the rest of the batch now instead of blocking on each send.
+        PublishException early = r.isDone() ? r.join().failure().orElse(null) : null;
+        if (early != null) {
+          failedKeys.add(m.aggregateId());
+          unreachable = early.isRetriable() ? early : null;
+        }
+      }
+    }
+    return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
+        .thenApply(v -> results.stream().map(CompletableFuture::join).toList());
+  }
+
+  private CompletableFuture<PublishResult> send(OutboxMessage m) {
+    CompletableFuture<PublishResult> result = new CompletableFuture<>();
+    try {
+      producer.send(
+          record(m),
+          (metadata, error) ->
+              result.complete(
+                  error == null
+                      ? PublishResult.acknowledged(m)
+                      : PublishResult.failed(m, KafkaErrors.map(m, error))));
+    } catch (RuntimeException e) {
+      // send() throws for a closed or fenced producer.
+      result.complete(PublishResult.failed(m, KafkaErrors.map(m, e)));
+    }
+    return result;
+  }
+
+  private static CompletableFuture<PublishResult> skipped(OutboxMessage m) {
+    return CompletableFuture.completedFuture(
+        PublishResult.failed(
+            m,
+            new RetriablePublishException(
+                "not sent: an earlier message of key " + m.aggregateId() + " in this batch failed",
+                null)));
+  }
+
+  ProducerRecord<byte[], byte[]> record(OutboxMessage m) {
+    RecordHeaders headers = new RecordHeaders();
+    headers.add(MessageContract.HEADER_ID, utf8(m.id().toString()));
+    headers.add(MessageContract.HEADER_TYPE, utf8(m.type()));
+    headers.add(MessageContract.HEADER_AGGREGATE_TYPE, utf8(m.aggregateType()));
+    m.traceparent().ifPresent(t -> headers.add(MessageContract.HEADER_TRACEPARENT, utf8(t)));
+    for (Map.Entry<String, String> h : m.headers().entrySet()) {
+      headers.add(h.getKey(), utf8(h.getValue()));
+    }
+    return new ProducerRecord<>(
+        topics.topicFor(m), null, utf8(m.aggregateId()), m.payload(), headers);
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Flushes and closes the producer. */
+  @Override
+  public void close() {
+    producer.close();
+  }
+}
