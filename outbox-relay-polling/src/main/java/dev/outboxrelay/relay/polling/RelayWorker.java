@@ -79,19 +79,21 @@ final class RelayWorker implements Runnable {
       }
     }
     if (config.retention().keepsRows() && now - nextPurgeNanos >= 0) {
-      while (store.purgePublished(config.retention().window().orElseThrow(), 1000) == 1000) {
-        nextPurgeNanos = now; // keep deleting in bounded batches
-      }
-      nextPurgeNanos = now + Duration.ofSeconds(30).toNanos();
+      Duration window = config.retention().window().orElseThrow();
+      int deleted;
+      do { // bounded batches, so no statement holds many locks for long
+        deleted = store.purgePublished(window, 1000);
+      } while (deleted == 1000);
+      nextPurgeNanos = now + Math.min(Duration.ofSeconds(30).toNanos(), window.toNanos());
     }
     List<Integer> buckets = new ArrayList<>(leases.usable());
     if (buckets.isEmpty()) {
-      return config.pollInterval();
+      return idle(Long.MAX_VALUE);
     }
     List<Claimed> rows =
         store.claim(buckets, batches.waitingKeys(MAX_EXCLUDED_KEYS), config.batchSize());
     if (rows.isEmpty()) {
-      return min(config.pollInterval(), batches.untilNextRetry());
+      return idle(batches.untilNextRetry());
     }
     BatchPublisher.Outcome outcome = batches.publish(rows, leases);
     if (outcome == BatchPublisher.Outcome.ALL_FAILED_RETRIABLE) {
@@ -104,9 +106,7 @@ final class RelayWorker implements Runnable {
       return delay;
     }
     outageAttempts = 0;
-    return rows.size() < config.batchSize()
-        ? min(config.pollInterval(), batches.untilNextRetry())
-        : Duration.ZERO;
+    return rows.size() < config.batchSize() ? idle(batches.untilNextRetry()) : Duration.ZERO;
   }
 
   private boolean backOff(Exception e) {
@@ -135,8 +135,14 @@ final class RelayWorker implements Runnable {
     stop();
   }
 
-  private static Duration min(Duration a, long nanos) {
-    return nanos < a.toNanos() ? Duration.ofNanos(Math.max(nanos, 1_000_000)) : a;
+  /**
+   * Sleep until the poll interval, the next key retry or the next rebalance, whichever is first.
+   */
+  private Duration idle(long untilRetryNanos) {
+    long untilRebalance = nextRebalanceNanos - System.nanoTime();
+    long nanos =
+        Math.min(config.pollInterval().toNanos(), Math.min(untilRetryNanos, untilRebalance));
+    return Duration.ofNanos(Math.max(nanos, 1_000_000));
   }
 
   static void safely(Runnable callback) {

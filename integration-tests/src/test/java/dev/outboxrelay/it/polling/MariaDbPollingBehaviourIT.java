@@ -1,0 +1,14 @@
+package dev.outboxrelay.it.polling;
+
+import dev.outboxrelay.testing.DatabaseExtension;
+import dev.outboxrelay.testing.DatabaseServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class MariaDbPollingBehaviourIT extends PollingBehaviour {
+  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.mariadb();
+
+  @Override
+  DatabaseServer database() {
+    return DB.server();
+  }
+}

@@ -1,0 +1,121 @@
+package dev.outboxrelay.it.polling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.relay.polling.OutboxAdmin;
+import dev.outboxrelay.relay.polling.PollingRelay;
+import dev.outboxrelay.relay.polling.RelayListener;
+import dev.outboxrelay.relay.polling.Retention;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Polling-relay behaviour beyond the relay contract; a subclass per database. */
+abstract class PollingBehaviour extends PollingFixture {
+
+  @Test
+  void aRelayPausedPastItsLeaseCanNeitherMarkNorKeepPublishing() throws Exception {
+    AtomicInteger fenced = new AtomicInteger();
+    GatedPublisher paused = new GatedPublisher(kafka());
+    PollingRelay a =
+        started(
+            relay("paused")
+                .publisher(paused)
+                .retention(Retention.keepFor(Duration.ofHours(1)))
+                .listener(
+                    new RelayListener() {
+                      @Override
+                      public void onFenced(int refusedMarks) {
+                        fenced.addAndGet(refusedMarks);
+                      }
+                    })
+                .build());
+    await().until(() -> a.ownedBuckets().size() == OutboxTable.BUCKETS);
+    String key = keyInLowerHalfOfBuckets();
+    List<OutboxMessage> first = commit(key, 20);
+    paused.awaitHeld();
+    // A is stuck mid-batch past its leases (as if SIGSTOPped); B starts and takes the lower half.
+    execute("UPDATE outbox_lease SET expires_at = " + past());
+    started(
+        relay("successor")
+            .publisher(kafka())
+            .retention(Retention.keepFor(Duration.ofHours(1)))
+            .build());
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds(key).size() >= 20);
+    paused.open();
+    await().atMost(Duration.ofSeconds(30)).until(() -> fenced.get() == 20);
+    List<OutboxMessage> second = commit(key, 10);
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds(key).size() >= 50);
+    assertThat(paused.keysAfterFirstCall)
+        .as("the stale relay published the lost bucket")
+        .doesNotContain(key);
+    assertThat(receivedIds(key).stream().distinct().toList())
+        .containsExactlyElementsOf(concat(ids(first), ids(second)));
+  }
+
+  /**
+   * A key whose bucket is below 128, so the second relay (which takes buckets in order) gets it.
+   */
+  private String keyInLowerHalfOfBuckets() throws java.sql.SQLException {
+    String hash =
+        database().dialect() == dev.outboxrelay.core.SqlDialect.POSTGRESQL
+            ? "hashtext('%s') & 255"
+            : "crc32('%s') & 255";
+    for (int i = 0; ; i++) {
+      if (count("SELECT " + hash.formatted("paused-" + i)) < 128) {
+        return "paused-" + i;
+      }
+    }
+  }
+
+  private String past() {
+    return database().dialect() == dev.outboxrelay.core.SqlDialect.POSTGRESQL
+        ? "now() - interval '1 second'"
+        : "CURRENT_TIMESTAMP(6) - INTERVAL 1 SECOND";
+  }
+
+  private static List<java.util.UUID> concat(List<java.util.UUID> a, List<java.util.UUID> b) {
+    List<java.util.UUID> all = new java.util.ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  @Test
+  void gracefulStopReleasesTheLeases() throws Exception {
+    PollingRelay relay = started(relay("graceful").publisher(kafka()).build());
+    await().until(() -> !relay.ownedBuckets().isEmpty());
+    commit("g", 5);
+    relay.close();
+    assertThat(count("SELECT COUNT(*) FROM outbox_lease WHERE owner IS NOT NULL")).isZero();
+    assertThat(count("SELECT COUNT(*) FROM outbox_relay")).isZero();
+  }
+
+  @Test
+  void keptRowsCanBeReplayed() throws Exception {
+    started(
+        relay("keep").publisher(kafka()).retention(Retention.keepFor(Duration.ofHours(1))).build());
+    List<OutboxMessage> sent = commit("kept", 3);
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("kept").size() == 3);
+    assertThat(count("SELECT COUNT(*) FROM outbox WHERE published_at IS NOT NULL")).isEqualTo(3);
+    assertThat(OutboxAdmin.of(dataSource, OutboxTable.defaults()).replay(sent.get(1).id()))
+        .isTrue();
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("kept").size() == 4);
+    assertThat(receivedIds("kept").get(3)).isEqualTo(sent.get(1).id());
+  }
+
+  @Test
+  void keptRowsArePurgedAfterTheWindow() throws Exception {
+    started(
+        relay("purge")
+            .publisher(kafka())
+            .retention(Retention.keepFor(Duration.ofSeconds(1)))
+            .build());
+    commit("purged", 5);
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("purged").size() == 5);
+    await().atMost(Duration.ofSeconds(30)).until(() -> count("SELECT COUNT(*) FROM outbox") == 0);
+  }
+}
