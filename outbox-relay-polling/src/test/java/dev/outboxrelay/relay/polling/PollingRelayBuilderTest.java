@@ -1,0 +1,60 @@
+package dev.outboxrelay.relay.polling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.testing.InMemoryPublisher;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class PollingRelayBuilderTest {
+
+  @Test
+  void namesTheSettingAndTheBadValue() {
+    assertThatThrownBy(() -> PollingRelay.builder().batchSize(0))
+        .isInstanceOf(OutboxConfigException.class)
+        .hasMessage("batchSize must be between 1 and 10000, but was 0");
+    assertThatThrownBy(() -> PollingRelay.builder().leaseDuration(Duration.ofMillis(10)))
+        .hasMessage("leaseDuration must be at least PT1S, but was PT0.01S");
+    assertThatThrownBy(() -> PollingRelay.builder().name(" "))
+        .hasMessage("name must be 1 to 80 characters, but was ' '");
+    assertThatThrownBy(() -> Retention.keepFor(Duration.ZERO))
+        .hasMessage("retention must be a positive duration, but was PT0S");
+  }
+
+  @Test
+  void requiresDataSourceAndPublisher() {
+    assertThatThrownBy(() -> PollingRelay.builder().publisher(new InMemoryPublisher()).build())
+        .hasMessage("dataSource is required, but was null");
+  }
+
+  @Test
+  void refusesInvertedBackoffBounds() {
+    assertThatThrownBy(
+            () ->
+                PollingRelay.builder()
+                    .backoffInitial(Duration.ofSeconds(5))
+                    .backoffMax(Duration.ofSeconds(1))
+                    .dataSource(new org.postgresql.ds.PGSimpleDataSource())
+                    .publisher(new InMemoryPublisher())
+                    .build())
+        .hasMessageStartingWith("backoffMax must be at least backoffInitial PT5S, but was PT1S");
+  }
+
+  @Test
+  void backoffGrowsWithJitterUpToTheBound() {
+    KeyBackoff backoff =
+        new KeyBackoff(
+            io.github.resilience4j.core.IntervalFunction.ofExponentialRandomBackoff(
+                100, 2.0, 0.5, 1000));
+    assertThat(backoff.delay(1).toMillis()).isBetween(50L, 150L);
+    assertThat(backoff.delay(3).toMillis()).isBetween(200L, 600L);
+    assertThat(backoff.delay(20).toMillis()).isLessThanOrEqualTo(1000L);
+    assertThat(backoff.failed("k")).isEqualTo(1);
+    assertThat(backoff.failed("k")).isEqualTo(2);
+    assertThat(backoff.waiting(10)).containsExactly("k");
+    backoff.succeeded("k");
+    assertThat(backoff.waiting(10)).isEmpty();
+  }
+}

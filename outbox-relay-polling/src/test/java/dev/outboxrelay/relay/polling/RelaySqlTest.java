@@ -1,0 +1,42 @@
+package dev.outboxrelay.relay.polling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.outboxrelay.core.OutboxColumn;
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.SqlDialect;
+import org.junit.jupiter.api.Test;
+
+class RelaySqlTest {
+  private final OutboxTable table =
+      OutboxTable.builder()
+          .schema("app")
+          .name("events")
+          .column(OutboxColumn.AGGREGATE_ID, "entity_id")
+          .build();
+
+  @Test
+  void claimUsesQuotedNamesAndHoldsParkedKeys() {
+    String pg = new RelaySql(table, SqlDialect.POSTGRESQL).claim(2, 1, true, false);
+    assertThat(pg)
+        .contains("FROM \"app\".\"events\" o WHERE o.\"bucket\" IN (?, ?)")
+        .contains(
+            "NOT EXISTS (SELECT 1 FROM \"app\".\"events_parked\" p WHERE p.aggregateid = o.\"entity_id\")")
+        .contains("AND o.\"entity_id\" NOT IN (?)")
+        .contains("txid_snapshot_xmin(txid_current_snapshot())")
+        .endsWith("ORDER BY o.\"seq\" LIMIT ?");
+  }
+
+  @Test
+  void marksAreFencedByTheLease() {
+    String maria = new RelaySql(table, SqlDialect.MARIADB).markDone(2, true);
+    assertThat(maria)
+        .startsWith("UPDATE `app`.`events` SET `published_at` = CURRENT_TIMESTAMP(6)")
+        .contains("`id` IN (?, ?)")
+        .contains(
+            "EXISTS (SELECT 1 FROM `app`.`events_lease` l WHERE l.bucket = `app`.`events`.`bucket`"
+                + " AND l.owner = ? AND l.expires_at > CURRENT_TIMESTAMP(6))");
+    assertThat(new RelaySql(table, SqlDialect.POSTGRESQL).markDone(1, false))
+        .startsWith("DELETE FROM \"app\".\"events\" WHERE");
+  }
+}
