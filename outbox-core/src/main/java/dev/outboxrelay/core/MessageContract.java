@@ -3,8 +3,9 @@ package dev.outboxrelay.core;
 import java.util.Set;
 
 /**
- * The message contract on the broker, identical for every relay: key = aggregateid, these headers,
- * the user's headers, topic from a {@link TopicTemplate} over aggregatetype.
+ * The message contract on the broker, identical for every relay: key = aggregateid, these headers
+ * (id, type, aggregatetype, seq, and traceparent when present), then the user's headers; topic from
+ * a {@link TopicTemplate} over aggregatetype.
  */
 public final class MessageContract {
   /** The message id (UUID text); the dedup key. */
@@ -16,12 +17,18 @@ public final class MessageContract {
   /** The aggregate type. */
   public static final String HEADER_AGGREGATE_TYPE = "aggregatetype";
 
+  /**
+   * The message's database sequence ({@code seq}, decimal text): increasing in insertion order, so
+   * per key too. Consumers may keep a per-key high-water mark on it.
+   */
+  public static final String HEADER_SEQUENCE = "seq";
+
   /** The W3C trace context, when the message has one. */
   public static final String HEADER_TRACEPARENT = "traceparent";
 
   /** Header names users may not set; lower case. */
   public static final Set<String> RESERVED_HEADERS =
-      Set.of(HEADER_ID, HEADER_TYPE, HEADER_AGGREGATE_TYPE);
+      Set.of(HEADER_ID, HEADER_TYPE, HEADER_AGGREGATE_TYPE, HEADER_SEQUENCE);
 
   private MessageContract() {}
 }

@@ -76,6 +76,7 @@ public abstract class PublisherContract {
         message("k1", 0).toBuilder()
             .payload(binary)
             .header("tenant", "acme")
+            .sequence(42)
             .traceparent("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
             .build();
     List<OutboxMessage> batch = new ArrayList<>(List.of(rich));
@@ -94,6 +95,7 @@ public abstract class PublisherContract {
         .containsEntry("type", "Changed")
         .containsEntry("aggregatetype", AGGREGATE)
         .containsEntry("tenant", "acme")
+        .containsEntry("seq", "42")
         .containsEntry("traceparent", rich.traceparent().orElseThrow());
     assertThat(received.get(batch.get(1).id()).headers()).doesNotContainKey("traceparent");
   }

@@ -96,6 +96,8 @@ public final class KafkaPublisher implements Publisher {
     headers.add(MessageContract.HEADER_ID, utf8(m.id().toString()));
     headers.add(MessageContract.HEADER_TYPE, utf8(m.type()));
     headers.add(MessageContract.HEADER_AGGREGATE_TYPE, utf8(m.aggregateType()));
+    m.sequence()
+        .ifPresent(seq -> headers.add(MessageContract.HEADER_SEQUENCE, utf8(Long.toString(seq))));
     m.traceparent().ifPresent(t -> headers.add(MessageContract.HEADER_TRACEPARENT, utf8(t)));
     for (Map.Entry<String, String> h : m.headers().entrySet()) {
       headers.add(h.getKey(), utf8(h.getValue()));

@@ -1,0 +1,2 @@
+/** See the module README. */
+package dev.outboxrelay.publisher.rocketmq;
