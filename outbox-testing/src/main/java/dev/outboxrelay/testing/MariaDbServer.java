@@ -13,9 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A private MariaDB with a ROW binlog (full row image), on a free port, user {@code root} without
- * password. Uses the installed {@code mariadbd} (Debian's {@code mariadb-server} package; {@code
- * -Doutbox.mariadb.bin=DIR} overrides).
+ * A private MariaDB with a ROW binlog (full row image), on a free port, user {@code outbox} with
+ * password {@code outbox} (all privileges). Uses the installed {@code mariadbd} (Debian's {@code
+ * mariadb-server} package; {@code -Doutbox.mariadb.bin=DIR} overrides).
  */
 public final class MariaDbServer implements DatabaseServer {
   private static final Logger log = LoggerFactory.getLogger(MariaDbServer.class);
@@ -86,6 +86,7 @@ public final class MariaDbServer implements DatabaseServer {
         dir.resolve("mariadb.log"),
         Duration.ofSeconds(60),
         this::acceptsQueries);
+    createUser();
     log.info(
         "MariaDB started on 127.0.0.1:{} in {} ms ({})",
         port,
@@ -94,11 +95,26 @@ public final class MariaDbServer implements DatabaseServer {
   }
 
   private boolean acceptsQueries() {
-    try (var c = connect(adminDatabase())) {
+    try (var c = asRoot()) {
       return c.isValid(2);
     } catch (java.sql.SQLException e) {
       return false;
     }
+  }
+
+  /** Tests use a user with a password: some clients (Debezium's JDBC stores) require one. */
+  private void createUser() {
+    try (var c = asRoot();
+        var st = c.createStatement()) {
+      st.execute("CREATE USER IF NOT EXISTS 'outbox'@'%' IDENTIFIED BY 'outbox'");
+      st.execute("GRANT ALL PRIVILEGES ON *.* TO 'outbox'@'%' WITH GRANT OPTION");
+    } catch (java.sql.SQLException e) {
+      throw new ServerStartException("Could not create the test user on MariaDB: " + e, e);
+    }
+  }
+
+  private java.sql.Connection asRoot() throws java.sql.SQLException {
+    return java.sql.DriverManager.getConnection(jdbcUrl(adminDatabase()), "root", "");
   }
 
   @Override
@@ -123,12 +139,12 @@ public final class MariaDbServer implements DatabaseServer {
 
   @Override
   public String user() {
-    return "root";
+    return "outbox";
   }
 
   @Override
   public String password() {
-    return "";
+    return "outbox";
   }
 
   @Override

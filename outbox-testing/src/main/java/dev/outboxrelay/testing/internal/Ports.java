@@ -1,7 +1,6 @@
 package dev.outboxrelay.testing.internal;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -11,25 +10,35 @@ import java.net.Socket;
 public final class Ports {
   private Ports() {}
 
-  /** A port that was free on 127.0.0.1 a moment ago. */
+  // Below Linux's ephemeral range (32768-60999 by default), so no outgoing connection can take a
+  // server's port between choosing it and binding it, or while the server is down for a restart.
+  private static final int LOW = 20_000;
+  private static final int HIGH = 32_000;
+
+  /** A port that was free on 127.0.0.1 a moment ago, outside the ephemeral range. */
   public static int free() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      s.setReuseAddress(true);
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("No free port on 127.0.0.1", e);
-    }
+    return freeBlock(1);
   }
 
   /** A port p such that p-2 .. p+1 were all free (RocketMQ's broker binds them). */
   public static int freeWithNeighbours() {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      int p = free();
-      if (p > 1026 && isFree(p - 2) && isFree(p - 1) && isFree(p + 1)) {
-        return p;
+    return freeBlock(4) + 2;
+  }
+
+  private static int freeBlock(int size) {
+    java.util.concurrent.ThreadLocalRandom random =
+        java.util.concurrent.ThreadLocalRandom.current();
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int first = random.nextInt(LOW, HIGH - size);
+      boolean free = true;
+      for (int p = first; p < first + size && free; p++) {
+        free = isFree(p);
+      }
+      if (free) {
+        return first;
       }
     }
-    throw new IllegalStateException("No free block of four ports on 127.0.0.1");
+    throw new IllegalStateException("No free block of " + size + " ports on 127.0.0.1");
   }
 
   /** Whether something accepts TCP connections on 127.0.0.1:port. */

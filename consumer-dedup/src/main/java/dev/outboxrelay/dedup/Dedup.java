@@ -1,0 +1,129 @@
+package dev.outboxrelay.dedup;
+
+import dev.outboxrelay.core.OutboxException;
+import dev.outboxrelay.dedup.internal.Backoff;
+import dev.outboxrelay.dedup.internal.Transactions;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Dedup for one consumer group: records each message id in the same local transaction as the
+ * handler, so a redelivered message has no second effect. Decorates handlers the way resilience4j
+ * decorates suppliers:
+ *
+ * <pre>{@code
+ * Dedup dedup = Dedup.builder().store(store).group("billing").build();
+ * MessageHandler<Order> handler = dedup.transactional(Order::identity, (connection, order) -> ...);
+ * Outcome outcome = handler.handle(order); // PROCESSED, DUPLICATE or STALE, after commit
+ * }</pre>
+ *
+ * Immutable and thread-safe; decorated handlers are thread-safe if the wrapped one is.
+ */
+public final class Dedup {
+  private static final Logger LOG = LoggerFactory.getLogger(Dedup.class);
+
+  private final DedupStore store;
+  private final String group;
+  private final boolean highWaterMark;
+  private final int maxAttempts;
+  private final Backoff backoff;
+  private final DedupListener listener;
+
+  Dedup(DedupBuilder b) {
+    this.store = b.store;
+    this.group = b.group;
+    this.highWaterMark = b.highWaterMark;
+    this.maxAttempts = b.maxAttempts;
+    this.backoff = new Backoff(b.backoffInitial, b.backoffMax);
+    this.listener = b.listener;
+  }
+
+  /** A builder; {@link DedupBuilder#store} and {@link DedupBuilder#group} are required. */
+  public static DedupBuilder builder() {
+    return new DedupBuilder();
+  }
+
+  /**
+   * Same shape in, same shape out: the returned handler joins the caller's transaction on the
+   * connection it is given, records the message id (and advances the high-water mark), and runs
+   * {@code handler} only on first delivery. Use it inside your own transaction management; the
+   * caller commits, rolls back and retries.
+   */
+  public <M> DedupHandler<M> decorate(
+      Function<? super M, MessageIdentity> identity, DedupHandler<M> handler) {
+    return (connection, message) -> apply(connection, message, identity.apply(message), handler);
+  }
+
+  /**
+   * A handler that runs {@code handler} and the dedup record in one local transaction of the
+   * store's data source, commits, and returns the outcome. Deadlocks and serialization failures
+   * (SQLState 40001, 40P01) roll back and run again, up to {@code maxAttempts} in all.
+   */
+  public <M> MessageHandler<M> transactional(
+      Function<? super M, MessageIdentity> identity, DedupHandler<M> handler) {
+    return message -> {
+      MessageIdentity id = identity.apply(message);
+      try {
+        Outcome outcome =
+            Transactions.run(
+                store.dataSource(),
+                maxAttempts,
+                backoff,
+                (attempt, e) -> retrying(id, attempt, e),
+                c -> apply(c, message, id, handler));
+        LOG.debug("{} - Message {} {}", group, id.id(), outcome);
+        listener.onOutcome(group, id, outcome);
+        return outcome;
+      } catch (OutboxException e) {
+        listener.onFailure(group, id, e);
+        throw e;
+      }
+    };
+  }
+
+  private <M> Outcome apply(Connection c, M message, MessageIdentity id, DedupHandler<M> handler)
+      throws SQLException {
+    if (!store.sql(c).insertId(c, group, id.id())) {
+      return Outcome.DUPLICATE;
+    }
+    if (highWaterMark
+        && id.hasSequence()
+        && !store.sql(c).advance(c, group, id.key(), id.sequence())) {
+      return Outcome.STALE;
+    }
+    try {
+      handler.handle(c, message);
+    } catch (Exception e) {
+      throw new DedupHandlerException(id.id(), e);
+    }
+    return Outcome.PROCESSED;
+  }
+
+  private void retrying(MessageIdentity id, int attempt, Exception e) {
+    LOG.warn(
+        "{} - Message {} attempt {} rolled back, retrying: {}",
+        group,
+        id.id(),
+        attempt,
+        e.toString());
+    listener.onRetry(group, id, attempt, e);
+  }
+
+  /** The consumer group. */
+  public String group() {
+    return group;
+  }
+
+  /** Whether the per-key high-water mark is on. */
+  public boolean highWaterMark() {
+    return highWaterMark;
+  }
+
+  /** The store. */
+  public DedupStore store() {
+    return store;
+  }
+}

@@ -1,0 +1,158 @@
+package dev.outboxrelay.dedup;
+
+import dev.outboxrelay.core.OutboxConfigException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/** Builds a {@link DedupKafkaConsumer}; settings are validated when set. Not thread-safe. */
+public final class DedupKafkaConsumerBuilder<K, V> {
+  Dedup dedup;
+  DedupHandler<ConsumerRecord<K, V>> handler;
+  Collection<String> topics;
+  final Properties properties = new Properties();
+  Deserializer<K> keyDeserializer;
+  Deserializer<V> valueDeserializer;
+  String name;
+  Duration pollTimeout = Duration.ofMillis(500);
+  boolean commitPerRecord;
+  Duration failureBackoffInitial = Duration.ofMillis(200);
+  Duration failureBackoffMax = Duration.ofSeconds(30);
+
+  DedupKafkaConsumerBuilder() {}
+
+  /** The dedup of the consumer group. Required. */
+  public DedupKafkaConsumerBuilder<K, V> dedup(Dedup dedup) {
+    this.dedup = Objects.requireNonNull(dedup, "dedup");
+    return this;
+  }
+
+  /** The record handler; its connection joins the dedup transaction. Required. */
+  public DedupKafkaConsumerBuilder<K, V> handler(DedupHandler<ConsumerRecord<K, V>> handler) {
+    this.handler = Objects.requireNonNull(handler, "handler");
+    return this;
+  }
+
+  /**
+   * The topics to subscribe to. Required.
+   *
+   * @throws OutboxConfigException if empty
+   */
+  public DedupKafkaConsumerBuilder<K, V> topics(Collection<String> topics) {
+    if (topics == null || topics.isEmpty()) {
+      throw new OutboxConfigException("topics", topics, "must name at least one topic");
+    }
+    this.topics = List.copyOf(topics);
+    return this;
+  }
+
+  /**
+   * Kafka consumer settings, passed through ({@code bootstrap.servers}, {@code group.id}, TLS,
+   * ...). {@code group.id} is required; {@code enable.auto.commit} is forced to {@code false}.
+   *
+   * @throws OutboxConfigException if {@code enable.auto.commit} is {@code true}
+   */
+  public DedupKafkaConsumerBuilder<K, V> consumerProperties(Properties consumerProperties) {
+    Object autoCommit = consumerProperties.get(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG);
+    if (autoCommit != null && Boolean.parseBoolean(autoCommit.toString())) {
+      throw new OutboxConfigException(
+          ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+          autoCommit,
+          "must be false: offsets are committed only after the database transaction");
+    }
+    properties.putAll(consumerProperties);
+    return this;
+  }
+
+  /**
+   * Deserializers; default: the {@code key.deserializer} and {@code value.deserializer} settings.
+   */
+  public DedupKafkaConsumerBuilder<K, V> deserializers(Deserializer<K> key, Deserializer<V> value) {
+    this.keyDeserializer = Objects.requireNonNull(key, "key");
+    this.valueDeserializer = Objects.requireNonNull(value, "value");
+    return this;
+  }
+
+  /** Name for logs and the thread. Default: the {@code group.id}. */
+  public DedupKafkaConsumerBuilder<K, V> name(String name) {
+    this.name = Objects.requireNonNull(name, "name");
+    return this;
+  }
+
+  /**
+   * Longest wait in one poll. Default 500 ms.
+   *
+   * @throws OutboxConfigException unless 1 ms – 1 min
+   */
+  public DedupKafkaConsumerBuilder<K, V> pollTimeout(Duration pollTimeout) {
+    DedupBuilder.requirePositive("pollTimeout", pollTimeout);
+    if (pollTimeout.compareTo(Duration.ofMinutes(1)) > 0) {
+      throw new OutboxConfigException("pollTimeout", pollTimeout, "must be at most PT1M");
+    }
+    this.pollTimeout = pollTimeout;
+    return this;
+  }
+
+  /**
+   * Commit offsets after every record instead of after every polled batch: fewer redeliveries after
+   * a crash, more commit requests. Default {@code false}.
+   */
+  public DedupKafkaConsumerBuilder<K, V> commitPerRecord(boolean commitPerRecord) {
+    this.commitPerRecord = commitPerRecord;
+    return this;
+  }
+
+  /**
+   * How long a partition pauses after a failed record before it is redelivered: doubles from {@code
+   * initial} up to {@code max}, with jitter. Default 200 ms up to 30 s.
+   *
+   * @throws OutboxConfigException unless 0 < initial <= max <= 1 h
+   */
+  public DedupKafkaConsumerBuilder<K, V> failureBackoff(Duration initial, Duration max) {
+    DedupBuilder.requirePositive("failureBackoffInitial", initial);
+    DedupBuilder.requirePositive("failureBackoffMax", max);
+    if (max.compareTo(initial) < 0 || max.compareTo(Duration.ofHours(1)) > 0) {
+      throw new OutboxConfigException(
+          "failureBackoffMax", max, "must be between failureBackoffInitial and PT1H");
+    }
+    this.failureBackoffInitial = initial;
+    this.failureBackoffMax = max;
+    return this;
+  }
+
+  /**
+   * Creates the Kafka consumer (not yet subscribed).
+   *
+   * @throws OutboxConfigException if a required setting is missing
+   */
+  public DedupKafkaConsumer<K, V> build() {
+    require("dedup", dedup);
+    require("handler", handler);
+    require("topics", topics);
+    Object group = properties.get(ConsumerConfig.GROUP_ID_CONFIG);
+    require(ConsumerConfig.GROUP_ID_CONFIG, group);
+    if (name == null) {
+      name = group.toString();
+    }
+    Properties p = new Properties();
+    p.putAll(properties);
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    KafkaConsumer<K, V> consumer =
+        keyDeserializer == null
+            ? new KafkaConsumer<>(p)
+            : new KafkaConsumer<>(p, keyDeserializer, valueDeserializer);
+    return new DedupKafkaConsumer<>(this, consumer);
+  }
+
+  private static void require(String key, Object value) {
+    if (value == null) {
+      throw new OutboxConfigException(key, null, "is required");
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package dev.outboxrelay.dedup;
+
+import dev.outboxrelay.core.MessageContract;
+import dev.outboxrelay.core.OutboxConfigException;
+import java.util.List;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerOrderly;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * RocketMQ push-consumer listeners with dedup: each message's handler and dedup record run in one
+ * database transaction, and a message is acknowledged only after that transaction committed. The id
+ * comes from the {@code id} user property, the key from the {@code aggregateid} user property (the
+ * RocketMQ message's {@code keys} hold the message id, as the RocketMQ publisher sends it), the
+ * sequence from the {@code seq} user property. Needs rocketmq-client on the classpath. Listeners
+ * are thread-safe.
+ */
+public final class RocketMqDedup {
+  private static final Logger LOG = LoggerFactory.getLogger(RocketMqDedup.class);
+
+  private RocketMqDedup() {}
+
+  /** The user property carrying the aggregateid (RocketMQ has no record key). */
+  static final String AGGREGATE_ID_PROPERTY = "aggregateid";
+
+  /**
+   * The identity of a message of the outbox message contract.
+   *
+   * @throws dev.outboxrelay.core.InvalidMessageException if the {@code id} property is missing or
+   *     the {@code seq} property is not a number
+   */
+  public static MessageIdentity identity(MessageExt message) {
+    return new MessageIdentity(
+        message.getUserProperty(MessageContract.HEADER_ID),
+        message.getUserProperty(AGGREGATE_ID_PROPERTY),
+        MessageIdentity.parseSequence(message.getUserProperty(MessageContract.HEADER_SEQUENCE)));
+  }
+
+  /**
+   * An orderly listener (per-queue order, so the high-water mark may be on). On a failure it
+   * returns {@code SUSPEND_CURRENT_QUEUE_A_MOMENT}: the queue pauses for the consumer's {@code
+   * suspendCurrentQueueTimeMillis} (default 1 s) and the batch is redelivered; messages of the
+   * batch that already committed are then skipped as duplicates.
+   */
+  public static MessageListenerOrderly orderly(Dedup dedup, DedupHandler<MessageExt> handler) {
+    MessageHandler<MessageExt> h = dedup.transactional(RocketMqDedup::identity, handler);
+    return (messages, context) ->
+        firstFailure(h, messages) < 0
+            ? ConsumeOrderlyStatus.SUCCESS
+            : ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT;
+  }
+
+  /** A concurrent listener whose failed messages the broker redelivers on its own schedule. */
+  public static MessageListenerConcurrently concurrently(
+      Dedup dedup, DedupHandler<MessageExt> handler) {
+    return concurrently(dedup, handler, 0);
+  }
+
+  /**
+   * A concurrent listener. Messages of a batch before the first failure are acknowledged ({@code
+   * ackIndex}); the failed one and the rest go back with {@code RECONSUME_LATER} semantics.
+   *
+   * @param delayLevelWhenNextConsume 0 = the broker's schedule (10 s, 30 s, 1 min, ...), 1–18 =
+   *     that delay level of the broker (level 1 = 1 s by default)
+   * @throws OutboxConfigException if the dedup has the high-water mark on (concurrent consumption
+   *     reorders a key, so the mark would drop a message redelivered after a newer one), or the
+   *     level is outside 0–18
+   */
+  public static MessageListenerConcurrently concurrently(
+      Dedup dedup, DedupHandler<MessageExt> handler, int delayLevelWhenNextConsume) {
+    if (dedup.highWaterMark()) {
+      throw new OutboxConfigException(
+          "highWaterMark", true, "must be false for a concurrent listener; use orderly");
+    }
+    if (delayLevelWhenNextConsume < 0 || delayLevelWhenNextConsume > 18) {
+      throw new OutboxConfigException(
+          "delayLevelWhenNextConsume", delayLevelWhenNextConsume, "must be between 0 and 18");
+    }
+    MessageHandler<MessageExt> h = dedup.transactional(RocketMqDedup::identity, handler);
+    return (messages, context) -> {
+      int failed = firstFailure(h, messages);
+      if (failed < 0) {
+        return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+      }
+      context.setDelayLevelWhenNextConsume(delayLevelWhenNextConsume);
+      context.setAckIndex(failed - 1);
+      return failed == 0
+          ? ConsumeConcurrentlyStatus.RECONSUME_LATER
+          : ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+    };
+  }
+
+  /** Handles in order until one fails; its index, or -1 if all committed. */
+  private static int firstFailure(MessageHandler<MessageExt> handler, List<MessageExt> messages) {
+    for (int i = 0; i < messages.size(); i++) {
+      MessageExt m = messages.get(i);
+      try {
+        handler.handle(m);
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "Message {} (broker id {}, reconsume {}) failed, redelivering: {}",
+            m.getUserProperty(MessageContract.HEADER_ID),
+            m.getMsgId(),
+            m.getReconsumeTimes(),
+            e.toString());
+        return i;
+      }
+    }
+    return -1;
+  }
+}

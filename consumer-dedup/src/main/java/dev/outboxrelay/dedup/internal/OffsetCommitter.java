@@ -1,0 +1,91 @@
+package dev.outboxrelay.dedup.internal;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits offsets whose database transactions committed, and keeps them right through rebalances:
+ * on revocation it commits the revoked partitions' processed offsets and forgets the rest; on loss
+ * it only forgets (another member may own them already). Callbacks run inside {@code poll} on the
+ * loop thread; only {@link #assignment()} may be read from other threads.
+ */
+public final class OffsetCommitter implements ConsumerRebalanceListener {
+  private static final Logger LOG = LoggerFactory.getLogger(OffsetCommitter.class);
+
+  private final String name;
+  private final Consumer<?, ?> consumer;
+  private final PartitionProgress progress;
+  private volatile Set<TopicPartition> assignment = Set.of();
+
+  public OffsetCommitter(String name, Consumer<?, ?> consumer, PartitionProgress progress) {
+    this.name = name;
+    this.consumer = consumer;
+    this.progress = progress;
+  }
+
+  /** Commits these offsets synchronously; a refused commit drops them (dedup covers repeats). */
+  public void commit(Map<TopicPartition, OffsetAndMetadata> offsets) {
+    if (offsets.isEmpty()) {
+      return;
+    }
+    try {
+      consumer.commitSync(offsets);
+      progress.committed(offsets);
+    } catch (CommitFailedException e) {
+      // The group moved on: the new owner redelivers from the last commit and dedup skips repeats.
+      LOG.warn("{} - Offset commit refused after a rebalance, dropping {}", name, offsets.keySet());
+      progress.forget(offsets.keySet());
+    } catch (WakeupException e) {
+      throw e;
+    } catch (KafkaException e) {
+      LOG.warn("{} - Offset commit failed, will retry: {}", name, e.toString());
+    }
+  }
+
+  /** The partitions assigned after the last rebalance. Thread-safe. */
+  public Set<TopicPartition> assignment() {
+    return assignment;
+  }
+
+  @Override
+  public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+    LOG.info("{} - Revoked {}", name, partitions);
+    commit(progress.pending(partitions));
+    progress.forget(partitions);
+    change(partitions, false);
+  }
+
+  @Override
+  public void onPartitionsLost(Collection<TopicPartition> partitions) {
+    LOG.warn("{} - Lost {} without committing; the new owner redelivers", name, partitions);
+    progress.forget(partitions);
+    change(partitions, false);
+  }
+
+  @Override
+  public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+    LOG.info("{} - Assigned {}", name, partitions);
+    change(partitions, true);
+  }
+
+  private void change(Collection<TopicPartition> partitions, boolean add) {
+    Set<TopicPartition> now = new HashSet<>(assignment);
+    if (add) {
+      now.addAll(partitions);
+    } else {
+      now.removeAll(partitions);
+    }
+    assignment = Set.copyOf(now);
+  }
+}

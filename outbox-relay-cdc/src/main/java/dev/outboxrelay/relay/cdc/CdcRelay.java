@@ -1,0 +1,278 @@
+package dev.outboxrelay.relay.cdc;
+
+import dev.outboxrelay.core.OutboxDatabaseException;
+import dev.outboxrelay.core.SqlDialect;
+import io.debezium.embedded.Connect;
+import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.RecordChangeEvent;
+import io.debezium.engine.format.ChangeEventFormat;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes outbox INSERTs read from the binlog (MySQL, MariaDB) or the WAL (PostgreSQL) by
+ * Debezium embedded, through the same {@link dev.outboxrelay.core.Publisher} SPI and message
+ * contract as the polling relay. Build with {@link #builder()}. Thread-safe.
+ */
+public final class CdcRelay implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(CdcRelay.class);
+
+  private final CdcRelayConfig config;
+  private final CdcSql sql;
+  private SourceLock lock;
+  private DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
+  private CdcProcessor processor;
+  private ExecutorService engineThread;
+  private ScheduledExecutorService maintenance;
+  private Thread standby;
+  private volatile boolean stopped;
+  private volatile boolean engineFailed;
+  private volatile long restartAt;
+  private int failures;
+
+  CdcRelay(CdcRelayConfig config) {
+    this.config = config;
+    this.sql = new CdcSql(config.table(), config.source().dialect(), config.keepRows());
+  }
+
+  public static CdcRelayBuilder builder() {
+    return new CdcRelayBuilder();
+  }
+
+  /**
+   * Starts streaming if this relay gets the source lock at once; otherwise stands by in the
+   * background and takes over when the relay holding the lock goes away. Before streaming, the
+   * stored position is checked and rows still pending in the table are published first.
+   *
+   * @throws CdcPositionLostException if the stored position can no longer be read
+   */
+  public synchronized CdcRelay start() {
+    SourceLock l = tryLock();
+    if (l != null) {
+      stream(l);
+      return this;
+    }
+    log.info("{} - another relay reads this source; standing by", config.name());
+    standby = new Thread(this::standBy, config.name() + "-standby");
+    standby.setDaemon(true);
+    standby.start();
+    return this;
+  }
+
+  private void standBy() {
+    try {
+      while (!stopped) {
+        SourceLock l = tryLock();
+        if (l != null) {
+          synchronized (this) {
+            if (!stopped) {
+              stream(l);
+            } else {
+              l.close();
+            }
+          }
+          return;
+        }
+        Thread.sleep(500);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (CdcPositionLostException e) {
+      // already logged; the standby does not take over a source whose position is gone
+    }
+  }
+
+  private SourceLock tryLock() {
+    try {
+      return SourceLock.tryAcquire(
+          config.jdbcUrl(),
+          config.user(),
+          config.password(),
+          config.source().dialect(),
+          config.name());
+    } catch (SQLException e) {
+      log.warn("{} - cannot take the source lock: {}", config.name(), e.getMessage());
+      return null;
+    }
+  }
+
+  private void stream(SourceLock acquired) {
+    lock = acquired;
+    try {
+      PositionCheck.verify(config, sql);
+    } catch (SQLException e) {
+      lock.close();
+      throw new OutboxDatabaseException(config.name() + " could not check its position", e);
+    } catch (CdcPositionLostException e) {
+      lock.close();
+      log.error("{}", e.getMessage());
+      throw e;
+    }
+    processor = new CdcProcessor(config, new CdcStore(config.dataSource(), sql));
+    engineThread = Executors.newSingleThreadExecutor(r -> thread(r, ""));
+    startEngine();
+    maintenance = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "-maintenance"));
+    maintenance.scheduleWithFixedDelay(this::maintain, 200, 200, TimeUnit.MILLISECONDS);
+    log.info("{} - streaming {} from {}", config.name(), config.table(), config.source().dialect());
+  }
+
+  private void startEngine() {
+    processor.restarted();
+    engine =
+        DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
+            .using(DebeziumConfig.of(config, sql))
+            .notifying(processor)
+            .using(
+                (success, message, error) -> {
+                  if (!success && !stopped) {
+                    restartAt =
+                        System.nanoTime()
+                            + Duration.ofMillis(config.backoff().apply(++failures)).toNanos();
+                    log.error(
+                        "{} - engine failed (restart #{} soon): {}",
+                        config.name(),
+                        failures,
+                        message,
+                        error);
+                    engineFailed = true;
+                  }
+                })
+            .build();
+    engineThread.execute(engine);
+  }
+
+  /** Restarts a failed engine (database restarted, network blip) after a backoff. */
+  private synchronized void restartIfFailed() {
+    if (!engineFailed || stopped || System.nanoTime() - restartAt < 0) {
+      return;
+    }
+    engineFailed = false;
+    try {
+      PositionCheck.verify(config, sql);
+      startEngine();
+    } catch (SQLException e) {
+      engineFailed = true;
+      restartAt =
+          System.nanoTime() + Duration.ofMillis(config.backoff().apply(++failures)).toNanos();
+      log.warn("{} - database not reachable yet: {}", config.name(), e.getMessage());
+    } catch (CdcPositionLostException e) {
+      log.error("{}", e.getMessage());
+      new Thread(this::close).start();
+    }
+  }
+
+  private void maintain() {
+    try {
+      if (!lock.held()) {
+        log.error("{} - lost the source lock connection; stopping", config.name());
+        new Thread(this::close).start();
+        return;
+      }
+      restartIfFailed();
+      processor.maintain();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      log.warn("{} - maintenance: {}", config.name(), e.toString());
+    }
+  }
+
+  /** Stops streaming; processed positions are stored; releases the source lock. */
+  @Override
+  public synchronized void close() {
+    shutdown(false);
+  }
+
+  /** Stops as if the process had been killed: the source lock's connection is dropped abruptly. */
+  public synchronized void abort() {
+    shutdown(true);
+  }
+
+  private void shutdown(boolean abrupt) {
+    stopped = true;
+    if (standby != null) {
+      standby.interrupt();
+    }
+    if (engine == null) {
+      return;
+    }
+    processor.stop();
+    maintenance.shutdownNow();
+    if (abrupt) {
+      // As a killed process: stop mid-batch at once, then drop the lock's connection.
+      engineThread.shutdownNow();
+      await(engineThread, 5);
+      lock.abort();
+    }
+    try {
+      engine.close();
+    } catch (IOException | IllegalStateException e) {
+      log.debug("{} - engine close: {}", config.name(), e.getMessage());
+    }
+    engineThread.shutdown();
+    await(engineThread, 30);
+    lock.close();
+    engine = null;
+    log.info("{} - stopped", config.name());
+  }
+
+  private static void await(ExecutorService executor, int seconds) {
+    try {
+      executor.awaitTermination(seconds, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Forgets the stored position (after {@link CdcPositionLostException}): the next {@link #start()}
+   * republishes every row still pending in the table, then streams from the current position. Must
+   * not run while the relay runs.
+   */
+  public void resetPosition() {
+    try (Connection c =
+        DriverManager.getConnection(config.jdbcUrl(), config.user(), config.password())) {
+      if (PositionCheck.storedOffset(c, config, sql).isPresent()) {
+        try (PreparedStatement ps =
+            c.prepareStatement("DELETE FROM " + sql.offsets + " WHERE offset_key LIKE ?")) {
+          ps.setString(1, "%\"" + config.name() + "\"%");
+          ps.executeUpdate();
+        }
+      }
+      if (sql.dialect == SqlDialect.POSTGRESQL) {
+        try (PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT pg_drop_replication_slot(slot_name)"
+                    + " FROM pg_replication_slots WHERE slot_name = ?")) {
+          ps.setString(1, config.slotName());
+          ps.execute();
+        }
+      }
+      log.warn("{} - stored position reset; pending rows will be republished", config.name());
+    } catch (SQLException e) {
+      throw new OutboxDatabaseException(config.name() + " could not reset its position", e);
+    }
+  }
+
+  /** Whether this relay is streaming (false while it stands by). */
+  public synchronized boolean isStreaming() {
+    return engine != null;
+  }
+
+  private Thread thread(Runnable r, String suffix) {
+    Thread t = new Thread(r, config.name() + suffix);
+    t.setDaemon(true);
+    return t;
+  }
+}

@@ -1,0 +1,44 @@
+package dev.outboxrelay.relay.cdc;
+
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.Publisher;
+import io.github.resilience4j.core.IntervalFunction;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Properties;
+import javax.sql.DataSource;
+
+/** The validated settings of one CDC relay. */
+record CdcRelayConfig(
+    String name,
+    String jdbcUrl,
+    String user,
+    String password,
+    DataSource dataSource,
+    Publisher publisher,
+    OutboxTable table,
+    Duration keepPublishedFor,
+    Duration pollInterval,
+    Duration publishTimeout,
+    Duration backoffInitial,
+    Duration backoffMax,
+    Properties debezium) {
+
+  SourceDatabase source() {
+    return SourceDatabase.parse(jdbcUrl);
+  }
+
+  boolean keepRows() {
+    return keepPublishedFor != null;
+  }
+
+  /** The name as a PostgreSQL slot / topic prefix: lower case letters, digits, underscores. */
+  String slotName() {
+    return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+  }
+
+  IntervalFunction backoff() {
+    return IntervalFunction.ofExponentialRandomBackoff(
+        backoffInitial.toMillis(), 2.0, 0.5, backoffMax.toMillis());
+  }
+}

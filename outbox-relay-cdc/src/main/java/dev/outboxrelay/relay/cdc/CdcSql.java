@@ -1,0 +1,151 @@
+package dev.outboxrelay.relay.cdc;
+
+import static dev.outboxrelay.core.OutboxColumn.AGGREGATE_ID;
+import static dev.outboxrelay.core.OutboxColumn.BUCKET;
+import static dev.outboxrelay.core.OutboxColumn.ID;
+import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
+
+import dev.outboxrelay.core.OutboxColumn;
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.core.internal.OutboxRows;
+import java.util.Collections;
+
+/** The CDC relay's statements on the outbox table; every name is validated and quoted. */
+final class CdcSql {
+  final SqlDialect dialect;
+  final String outbox;
+  final String parked;
+  final String offsets;
+  final String history;
+  private final OutboxTable table;
+  private final boolean keepRows;
+
+  CdcSql(OutboxTable table, SqlDialect dialect, boolean keepRows) {
+    this.table = table;
+    this.dialect = dialect;
+    this.keepRows = keepRows;
+    this.outbox = table.qualifiedName(dialect);
+    this.parked = table.qualifiedCompanion(dialect, "parked");
+    this.offsets = table.qualifiedCompanion(dialect, "cdc_offsets");
+    this.history = table.qualifiedCompanion(dialect, "cdc_history");
+  }
+
+  String col(OutboxColumn c) {
+    return table.quoted(dialect, c);
+  }
+
+  private String pending() {
+    return keepRows ? " AND " + dialect.quote("published_at") + " IS NULL" : "";
+  }
+
+  /** Which of these ids are still pending (not yet marked by any relay). */
+  String stillPending(int ids) {
+    return "SELECT "
+        + col(ID)
+        + " FROM "
+        + outbox
+        + " WHERE "
+        + col(ID)
+        + " IN ("
+        + marks(ids)
+        + ")"
+        + pending();
+  }
+
+  /** Pending rows, oldest first; of one key when {@code oneKey}, else of every unparked key. */
+  String pendingRows(boolean oneKey, int excludedKeys) {
+    String where =
+        oneKey
+            ? col(AGGREGATE_ID) + " = ?"
+            : "NOT EXISTS (SELECT 1 FROM "
+                + parked
+                + " p WHERE p.aggregateid = o."
+                + col(AGGREGATE_ID)
+                + ")";
+    String excluded =
+        excludedKeys == 0
+            ? ""
+            : " AND o." + col(AGGREGATE_ID) + " NOT IN (" + marks(excludedKeys) + ")";
+    return "SELECT "
+        + OutboxRows.selectList(table, dialect)
+        + ", o."
+        + col(BUCKET)
+        + " FROM "
+        + outbox
+        + " o WHERE "
+        + where
+        + pending()
+        + excluded
+        + " ORDER BY o."
+        + col(SEQUENCE)
+        + " LIMIT ?";
+  }
+
+  String markDone(int ids) {
+    String where = " WHERE " + col(ID) + " IN (" + marks(ids) + ")";
+    return keepRows
+        ? "UPDATE " + outbox + " SET " + dialect.quote("published_at") + " = " + now() + where
+        : "DELETE FROM " + outbox + where;
+  }
+
+  String park() {
+    String columns = "(aggregateid, message_id, bucket, reason) VALUES (?, ?, ?, ?)";
+    return dialect == SqlDialect.POSTGRESQL
+        ? "INSERT INTO " + parked + " " + columns + " ON CONFLICT DO NOTHING"
+        : "INSERT IGNORE INTO " + parked + " " + columns;
+  }
+
+  String parkedKeys() {
+    return "SELECT aggregateid FROM " + parked;
+  }
+
+  String purge() {
+    String published = dialect.quote("published_at");
+    return dialect == SqlDialect.POSTGRESQL
+        ? "DELETE FROM "
+            + outbox
+            + " WHERE "
+            + col(ID)
+            + " IN (SELECT "
+            + col(ID)
+            + " FROM "
+            + outbox
+            + " WHERE "
+            + published
+            + " < now() - ? * interval '1 millisecond' LIMIT ?)"
+        : "DELETE FROM "
+            + outbox
+            + " WHERE "
+            + published
+            + " < CURRENT_TIMESTAMP(6) - INTERVAL ? * 1000 MICROSECOND LIMIT ?";
+  }
+
+  /**
+   * Debezium's JDBC stores' tables; created up front (its own existence check is unreliable on
+   * MySQL).
+   */
+  java.util.List<String> storeTables() {
+    String history = dialect == SqlDialect.POSTGRESQL ? "text" : "mediumtext";
+    return java.util.List.of(
+        "CREATE TABLE IF NOT EXISTS "
+            + offsets
+            + " (id VARCHAR(36) NOT NULL, offset_key VARCHAR(1255),"
+            + " offset_val VARCHAR(1255), record_insert_ts TIMESTAMP NOT NULL,"
+            + " record_insert_seq INTEGER NOT NULL, PRIMARY KEY (id))",
+        "CREATE TABLE IF NOT EXISTS "
+            + this.history
+            + " (id VARCHAR(36) NOT NULL, history_data "
+            + history
+            + ", history_data_seq INTEGER, record_insert_ts TIMESTAMP NOT NULL,"
+            + " record_insert_seq INTEGER NOT NULL, PRIMARY KEY (id, history_data_seq))");
+  }
+
+  String now() {
+    return dialect == SqlDialect.POSTGRESQL ? "now()" : "CURRENT_TIMESTAMP(6)";
+  }
+
+  static String marks(int n) {
+    return String.join(", ", Collections.nCopies(n, "?"));
+  }
+}

@@ -1,0 +1,87 @@
+package dev.outboxrelay.relay.cdc;
+
+import dev.outboxrelay.core.SqlDialect;
+import java.util.Properties;
+
+/**
+ * The embedded engine's settings: the connector for the database, offsets and schema history in the
+ * database itself (JDBC stores, not files that can tear), no data snapshot (rows written before the
+ * first start are caught up from the table), a short poll interval. User settings override.
+ */
+final class DebeziumConfig {
+  private DebeziumConfig() {}
+
+  static Properties of(CdcRelayConfig c, CdcSql sql) {
+    SourceDatabase db = c.source();
+    Properties p = new Properties();
+    p.setProperty("name", c.name());
+    p.setProperty("topic.prefix", c.slotName());
+    p.setProperty("database.hostname", db.host());
+    p.setProperty("database.port", String.valueOf(db.port()));
+    p.setProperty("database.user", c.user());
+    p.setProperty("database.password", c.password());
+    p.setProperty("snapshot.mode", "no_data");
+    p.setProperty("poll.interval.ms", String.valueOf(c.pollInterval().toMillis()));
+    p.setProperty("offset.flush.interval.ms", "0");
+    // Heartbeats bring the first batch soon after start (the table catch-up runs then) and keep a
+    // PostgreSQL slot's confirmed position moving while the outbox is idle.
+    p.setProperty("heartbeat.interval.ms", "1000");
+    p.setProperty("offset.storage", "io.debezium.storage.jdbc.offset.JdbcOffsetBackingStore");
+    jdbc(p, "offset.storage.", c);
+    p.setProperty("offset.storage.jdbc.offset.table.name", unquoted(c, "cdc_offsets"));
+    String schema =
+        c.table().schema().orElse(db.dialect() == SqlDialect.POSTGRESQL ? "public" : db.database());
+    p.setProperty("table.include.list", schema + "." + c.table().name());
+    if (db.dialect() == SqlDialect.POSTGRESQL) {
+      postgres(p, c, db);
+    } else {
+      binlog(p, c, db);
+    }
+    p.putAll(c.debezium());
+    return p;
+  }
+
+  private static void postgres(Properties p, CdcRelayConfig c, SourceDatabase db) {
+    p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+    p.setProperty("database.dbname", db.database());
+    p.setProperty("plugin.name", "pgoutput");
+    p.setProperty("slot.name", c.slotName());
+    p.setProperty("publication.name", c.slotName());
+    p.setProperty("publication.autocreate.mode", "filtered");
+  }
+
+  private static void binlog(Properties p, CdcRelayConfig c, SourceDatabase db) {
+    p.setProperty(
+        "connector.class",
+        db.dialect() == SqlDialect.MARIADB
+            ? "io.debezium.connector.mariadb.MariaDbConnector"
+            : "io.debezium.connector.mysql.MySqlConnector");
+    p.setProperty("database.include.list", db.database());
+    p.setProperty(
+        "database.server.id", String.valueOf(5400 + Math.floorMod(c.name().hashCode(), 1 << 30)));
+    p.setProperty("snapshot.locking.mode", "none");
+    p.setProperty("include.schema.changes", "false");
+    p.setProperty("schema.history.internal", "io.debezium.storage.jdbc.history.JdbcSchemaHistory");
+    p.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");
+    jdbc(p, "schema.history.internal.", c);
+    p.setProperty(
+        "schema.history.internal.jdbc.schema.history.table.name", unquoted(c, "cdc_history"));
+    // Debezium's default VARCHAR(65000) exceeds MySQL's row size in utf8mb4.
+    p.setProperty(
+        "schema.history.internal.jdbc.schema.history.table.ddl",
+        "CREATE TABLE %s (id VARCHAR(36) NOT NULL, history_data MEDIUMTEXT, history_data_seq INTEGER,"
+            + " record_insert_ts TIMESTAMP NOT NULL, record_insert_seq INTEGER NOT NULL,"
+            + " PRIMARY KEY (id, history_data_seq))");
+  }
+
+  private static void jdbc(Properties p, String prefix, CdcRelayConfig c) {
+    p.setProperty(prefix + "jdbc.connection.url", c.jdbcUrl());
+    p.setProperty(prefix + "jdbc.connection.user", c.user());
+    p.setProperty(prefix + "jdbc.connection.password", c.password());
+  }
+
+  private static String unquoted(CdcRelayConfig c, String suffix) {
+    String name = c.table().companionName(suffix);
+    return c.table().schema().map(s -> s + "." + name).orElse(name);
+  }
+}

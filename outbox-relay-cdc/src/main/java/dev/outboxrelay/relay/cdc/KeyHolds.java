@@ -1,0 +1,106 @@
+package dev.outboxrelay.relay.cdc;
+
+import io.github.resilience4j.core.IntervalFunction;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Keys whose stream events are skipped (their rows stay pending in the table): parked keys (an
+ * operator must act) and keys backing off after a transient failure. A key released from either is
+ * drained from the table, in order, before its next stream event. Processor thread only.
+ */
+final class KeyHolds {
+  private record Backoff(int attempts, long dueNanos) {}
+
+  private final IntervalFunction interval;
+  private final Map<String, Backoff> blocked = new HashMap<>();
+  private final Set<String> toDrain = new HashSet<>();
+  private Set<String> parked = Set.of();
+  private String draining;
+
+  KeyHolds(IntervalFunction interval) {
+    this.interval = interval;
+  }
+
+  boolean isHeld(String key) {
+    if (key.equals(draining)) {
+      return false;
+    }
+    return parked.contains(key) || blocked.containsKey(key) || toDrain.contains(key);
+  }
+
+  /** The key is being drained from the table now: its rows may be published. */
+  void draining(String key) {
+    toDrain.remove(key);
+    draining = key;
+  }
+
+  /** Records a transient failure; returns the delay before the key is drained again. */
+  Duration block(String key) {
+    Backoff b = blocked.get(key);
+    int attempts = b == null ? 1 : b.attempts + 1;
+    Duration delay = Duration.ofMillis(interval.apply(attempts));
+    blocked.put(key, new Backoff(attempts, System.nanoTime() + delay.toNanos()));
+    if (key.equals(draining)) {
+      draining = null;
+    }
+    return delay;
+  }
+
+  void park(String key) {
+    Set<String> p = new HashSet<>(parked);
+    p.add(key);
+    parked = p;
+    blocked.remove(key);
+    if (key.equals(draining)) {
+      draining = null;
+    }
+  }
+
+  /** Takes the parked keys from the database; keys no longer parked must be drained. */
+  void parked(Set<String> nowParked) {
+    for (String k : parked) {
+      if (!nowParked.contains(k)) {
+        toDrain.add(k);
+      }
+    }
+    parked = nowParked;
+  }
+
+  /** Keys to drain now: released from parking, or whose backoff is over. */
+  List<String> due() {
+    long now = System.nanoTime();
+    blocked.forEach(
+        (k, b) -> {
+          if (now - b.dueNanos >= 0) {
+            toDrain.add(k);
+          }
+        });
+    return List.copyOf(toDrain);
+  }
+
+  /** The key was drained completely: it flows with the stream again. */
+  void drained(String key) {
+    draining = null;
+    blocked.remove(key);
+  }
+
+  /** Draining stopped at a failure: the key stays held (blocked or parked). */
+  void drainFailed() {
+    draining = null;
+  }
+
+  boolean isParked(String key) {
+    return parked.contains(key);
+  }
+
+  List<String> heldKeys(int limit) {
+    Set<String> all = new HashSet<>(blocked.keySet());
+    all.addAll(toDrain);
+    return all.stream().limit(limit).toList();
+  }
+}

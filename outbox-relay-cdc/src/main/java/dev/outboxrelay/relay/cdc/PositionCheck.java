@@ -1,0 +1,100 @@
+package dev.outboxrelay.relay.cdc;
+
+import dev.outboxrelay.core.SqlDialect;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Before streaming: if a position is stored, the database must still be able to serve it (the
+ * replication slot exists; the binlog file is not purged). Otherwise the relay refuses to start.
+ */
+final class PositionCheck {
+  private static final Set<String> NO_SUCH_TABLE = Set.of("42P01", "42S02");
+  private static final Pattern BINLOG_FILE = Pattern.compile("\"file\"\\s*:\\s*\"([^\"]+)\"");
+
+  private PositionCheck() {}
+
+  static void verify(CdcRelayConfig c, CdcSql sql) throws SQLException {
+    try (Connection conn = DriverManager.getConnection(c.jdbcUrl(), c.user(), c.password())) {
+      Optional<String> offset = storedOffset(conn, c, sql);
+      try (Statement st = conn.createStatement()) {
+        for (String ddl : sql.storeTables()) {
+          st.execute(ddl);
+        }
+      }
+      if (offset.isEmpty()) {
+        return;
+      }
+      if (sql.dialect == SqlDialect.POSTGRESQL) {
+        if (!slotExists(conn, c.slotName())) {
+          throw lost(c, "replication slot '" + c.slotName() + "' no longer exists");
+        }
+        return;
+      }
+      Matcher m = BINLOG_FILE.matcher(offset.get());
+      if (m.find() && !binlogFiles(conn).contains(m.group(1))) {
+        throw lost(c, "binlog file " + m.group(1) + " has been purged from the server");
+      }
+    }
+  }
+
+  static Optional<String> storedOffset(Connection conn, CdcRelayConfig c, CdcSql sql)
+      throws SQLException {
+    try (PreparedStatement ps =
+        conn.prepareStatement(
+            "SELECT offset_val FROM " + sql.offsets + " WHERE offset_key LIKE ?")) {
+      ps.setString(1, "%\"" + c.name() + "\"%");
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
+      }
+    } catch (SQLException e) {
+      if (NO_SUCH_TABLE.contains(e.getSQLState())) {
+        return Optional.empty(); // never started: Debezium creates the table
+      }
+      throw e;
+    }
+  }
+
+  private static boolean slotExists(Connection conn, String slot) throws SQLException {
+    try (PreparedStatement ps =
+        conn.prepareStatement("SELECT 1 FROM pg_replication_slots WHERE slot_name = ?")) {
+      ps.setString(1, slot);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  private static Set<String> binlogFiles(Connection conn) throws SQLException {
+    Set<String> files = new HashSet<>();
+    try (Statement st = conn.createStatement();
+        ResultSet rs = st.executeQuery("SHOW BINARY LOGS")) {
+      while (rs.next()) {
+        files.add(rs.getString(1));
+      }
+    }
+    return files;
+  }
+
+  private static CdcPositionLostException lost(CdcRelayConfig c, String why) {
+    return new CdcPositionLostException(
+        c.name()
+            + " cannot resume: its stored position in "
+            + c.table().companionName("cdc_offsets")
+            + " is gone ("
+            + why
+            + "). Refusing to start"
+            + " rather than skip or re-snapshot. To reconcile: CdcRelay.resetPosition() (daemon:"
+            + " 'reset-position'), then start; the relay first republishes every row still pending in"
+            + " the outbox table, at least once, then streams from the current position.");
+  }
+}

@@ -1,0 +1,131 @@
+package dev.outboxrelay.relay.cdc;
+
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.PublishException;
+import dev.outboxrelay.core.PublishResult;
+import dev.outboxrelay.core.RetriablePublishException;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes rows in order and applies the outcome per key: the acknowledged prefix is marked done;
+ * at a key's first failure the key is held (backs off, or is parked for good). If nothing was
+ * acknowledged and every failure is transient, nothing is held: the caller retries the whole batch
+ * (broker outage). Processor thread only.
+ */
+final class Publishing {
+  private static final Logger log = LoggerFactory.getLogger(Publishing.class);
+
+  enum Outcome {
+    PROGRESS,
+    OUTAGE
+  }
+
+  private final CdcRelayConfig config;
+  private final CdcStore store;
+  private final KeyHolds holds;
+
+  Publishing(CdcRelayConfig config, CdcStore store, KeyHolds holds) {
+    this.config = config;
+    this.store = store;
+    this.holds = holds;
+  }
+
+  Outcome publish(List<Row> rows) throws SQLException, InterruptedException {
+    List<OutboxMessage> send = new ArrayList<>();
+    Set<String> stopped = new HashSet<>();
+    for (Row row : rows) {
+      if (holds.isHeld(row.aggregateId()) || stopped.contains(row.aggregateId())) {
+        continue;
+      }
+      if (row.malformed() != null) {
+        stopped.add(row.aggregateId());
+        park(row, row.malformed());
+      } else {
+        send.add(row.message());
+      }
+    }
+    if (send.isEmpty()) {
+      return Outcome.PROGRESS;
+    }
+    return apply(rows, send(send), stopped);
+  }
+
+  private List<PublishResult> send(List<OutboxMessage> messages) throws InterruptedException {
+    try {
+      return config
+          .publisher()
+          .publish(messages)
+          .toCompletableFuture()
+          .get(config.publishTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      RetriablePublishException f =
+          new RetriablePublishException("publish did not complete: " + e, e);
+      return messages.stream().map(m -> PublishResult.failed(m, f)).toList();
+    }
+  }
+
+  private Outcome apply(List<Row> rows, List<PublishResult> results, Set<String> stopped)
+      throws SQLException {
+    List<UUID> done = new ArrayList<>();
+    List<PublishResult> transient_ = new ArrayList<>();
+    boolean parkedAny = false;
+    for (PublishResult r : results) {
+      String key = r.message().aggregateId();
+      if (stopped.contains(key)) {
+        continue;
+      }
+      if (r.isAcknowledged()) {
+        done.add(r.message().id());
+        continue;
+      }
+      stopped.add(key);
+      PublishException failure = r.failure().orElseThrow();
+      if (failure.isRetriable()) {
+        transient_.add(r);
+      } else {
+        parkedAny = true;
+        park(
+            rows.stream().filter(x -> x.id().equals(r.message().id())).findFirst().orElseThrow(),
+            failure.getMessage());
+      }
+    }
+    store.markDone(done);
+    if (done.isEmpty() && !parkedAny) {
+      log.warn(
+          "{} - none of {} messages acknowledged: {}",
+          config.name(),
+          results.size(),
+          transient_.get(0).failure().orElseThrow().getMessage());
+      return Outcome.OUTAGE;
+    }
+    for (PublishResult r : transient_) {
+      Duration delay = holds.block(r.message().aggregateId());
+      log.warn(
+          "{} - message {} of key {} failed, key retried in ~{} ms: {}",
+          config.name(),
+          r.message().id(),
+          r.message().aggregateId(),
+          delay.toMillis(),
+          r.failure().orElseThrow().getMessage());
+    }
+    return Outcome.PROGRESS;
+  }
+
+  private void park(Row row, String reason) throws SQLException {
+    store.park(row, reason);
+    holds.park(row.aggregateId());
+    log.error(
+        "{} - parked key {} at message {}: {}", config.name(), row.aggregateId(), row.id(), reason);
+  }
+}

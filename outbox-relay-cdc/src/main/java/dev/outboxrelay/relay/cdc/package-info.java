@@ -1,2 +1,0 @@
-/** See the module README. */
-package dev.outboxrelay.relay.cdc;

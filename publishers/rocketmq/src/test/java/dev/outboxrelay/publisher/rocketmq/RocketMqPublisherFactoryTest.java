@@ -1,0 +1,33 @@
+package dev.outboxrelay.publisher.rocketmq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.core.PublisherFactory;
+import java.util.Map;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+
+class RocketMqPublisherFactoryTest {
+
+  @Test
+  void isFoundByItsName() {
+    assertThat(ServiceLoader.load(PublisherFactory.class).stream().map(p -> p.get().name()))
+        .contains("rocketmq");
+  }
+
+  @Test
+  void invalidSettingsAreNamed() {
+    RocketMqPublisherFactory f = new RocketMqPublisherFactory();
+    assertThatThrownBy(() -> f.create(Map.of("topic-template", "outbox.${aggregatetype}")))
+        .isInstanceOf(OutboxConfigException.class)
+        .hasMessageStartingWith("topicTemplate must give valid topic names");
+    assertThatThrownBy(() -> f.create(Map.of("max-attempts", "many")))
+        .hasMessage("max-attempts must be a whole number, but was 'many'");
+    assertThatThrownBy(() -> f.create(Map.of("accept-send-statuses", "FLUSH_DISK_TIMEOUT,LATE")))
+        .hasMessageStartingWith("accept-send-statuses must list SendStatus names");
+    assertThatThrownBy(() -> f.create(Map.of("producerGroup", "g")))
+        .hasMessage("namesrvAddr must be set, but was null");
+  }
+}
