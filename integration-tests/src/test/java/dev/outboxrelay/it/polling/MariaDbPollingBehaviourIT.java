@@ -8,7 +8,7 @@ class MariaDbPollingBehaviourIT extends PollingBehaviour {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.mariadb();
 
   @Override
-  DatabaseServer database() {
+  protected DatabaseServer database() {
     return DB.server();
   }
 }

@@ -19,7 +19,7 @@ class PostgresOnlyPollingIT extends PollingFixture {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
 
   @Override
-  DatabaseServer database() {
+  protected DatabaseServer database() {
     return DB.server();
   }
 

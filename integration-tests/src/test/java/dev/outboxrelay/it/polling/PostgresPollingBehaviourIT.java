@@ -8,7 +8,7 @@ class PostgresPollingBehaviourIT extends PollingBehaviour {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
 
   @Override
-  DatabaseServer database() {
+  protected DatabaseServer database() {
     return DB.server();
   }
 }

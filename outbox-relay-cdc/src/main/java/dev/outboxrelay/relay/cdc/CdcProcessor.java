@@ -39,7 +39,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     this.store = store;
     this.events = new OutboxEvents(config.table());
     this.holds = new KeyHolds(config.backoff());
-    this.publishing = new Publishing(config, store, holds);
+    this.publishing = new Publishing(config, store, holds, () -> running);
   }
 
   @Override
@@ -119,10 +119,13 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       return;
     }
     int attempt = 0;
+    long upTo = -1;
     while (running) {
       try {
+        // Rows committed after this point reach us through the stream: catch up to here only.
+        upTo = upTo < 0 ? store.maxSeq() : upTo;
         holds.parked(store.parkedKeys());
-        List<Row> rows = store.pendingRows(null, holds.heldKeys(1000), DRAIN_BATCH);
+        List<Row> rows = store.pendingRows(null, holds.heldKeys(1000), upTo, DRAIN_BATCH);
         if (rows.isEmpty()) {
           caughtUp = true;
           log.info("{} - caught up with the table", config.name());
@@ -142,7 +145,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private void drain(String key) throws SQLException, InterruptedException {
     holds.draining(key);
     while (running) {
-      List<Row> rows = store.pendingRows(key, List.of(), DRAIN_BATCH);
+      List<Row> rows = store.pendingRows(key, List.of(), Long.MAX_VALUE, DRAIN_BATCH);
       if (rows.isEmpty()) {
         holds.drained(key);
         return;

@@ -270,6 +270,10 @@ public final class CdcRelay implements AutoCloseable {
     return engine != null;
   }
 
+  CdcRelayConfig config() {
+    return config;
+  }
+
   private Thread thread(Runnable r, String suffix) {
     Thread t = new Thread(r, config.name() + suffix);
     t.setDaemon(true);

@@ -53,7 +53,14 @@ final class CdcSql {
         + pending();
   }
 
-  /** Pending rows, oldest first; of one key when {@code oneKey}, else of every unparked key. */
+  String maxSeq() {
+    return "SELECT MAX(" + col(SEQUENCE) + ") FROM " + outbox;
+  }
+
+  /**
+   * Pending rows up to a sequence, oldest first; of one key when {@code oneKey}, else of every
+   * unparked key.
+   */
   String pendingRows(boolean oneKey, int excludedKeys) {
     String where =
         oneKey
@@ -75,6 +82,9 @@ final class CdcSql {
         + outbox
         + " o WHERE "
         + where
+        + " AND o."
+        + col(SEQUENCE)
+        + " <= ?"
         + pending()
         + excluded
         + " ORDER BY o."

@@ -40,8 +40,21 @@ final class CdcStore {
     return pending;
   }
 
-  /** Pending rows of one key (or of every unparked key when {@code key} is null), in order. */
-  List<Row> pendingRows(String key, List<String> excluded, int limit) throws SQLException {
+  /** The highest sequence in the table now (0 if empty). */
+  long maxSeq() throws SQLException {
+    try (Connection c = connection();
+        PreparedStatement ps = c.prepareStatement(sql.maxSeq());
+        ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : 0;
+    }
+  }
+
+  /**
+   * Pending rows of one key (or of every unparked key when {@code key} is null) up to a sequence,
+   * in order.
+   */
+  List<Row> pendingRows(String key, List<String> excluded, long maxSeq, int limit)
+      throws SQLException {
     List<Row> rows = new ArrayList<>();
     try (Connection c = connection();
         PreparedStatement ps = c.prepareStatement(sql.pendingRows(key != null, excluded.size()))) {
@@ -49,6 +62,7 @@ final class CdcStore {
       if (key != null) {
         ps.setString(i++, key);
       }
+      ps.setLong(i++, maxSeq);
       for (String k : excluded) {
         ps.setString(i++, k);
       }

@@ -35,10 +35,24 @@ final class Publishing {
   private final CdcStore store;
   private final KeyHolds holds;
 
-  Publishing(CdcRelayConfig config, CdcStore store, KeyHolds holds) {
+  private final java.util.function.BooleanSupplier live;
+
+  Publishing(
+      CdcRelayConfig config,
+      CdcStore store,
+      KeyHolds holds,
+      java.util.function.BooleanSupplier live) {
     this.config = config;
     this.store = store;
     this.holds = holds;
+    this.live = live;
+  }
+
+  /** A stopped relay neither sends nor marks any more, as a killed process would not. */
+  private void checkLive() throws InterruptedException {
+    if (!live.getAsBoolean()) {
+      throw new InterruptedException(config.name() + " stopped");
+    }
   }
 
   Outcome publish(List<Row> rows) throws SQLException, InterruptedException {
@@ -58,7 +72,10 @@ final class Publishing {
     if (send.isEmpty()) {
       return Outcome.PROGRESS;
     }
-    return apply(rows, send(send), stopped);
+    checkLive();
+    List<PublishResult> results = send(send);
+    checkLive();
+    return apply(rows, results, stopped);
   }
 
   private List<PublishResult> send(List<OutboxMessage> messages) throws InterruptedException {

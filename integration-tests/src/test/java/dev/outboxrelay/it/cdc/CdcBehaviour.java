@@ -1,0 +1,108 @@
+package dev.outboxrelay.it.cdc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.it.KafkaDbFixture;
+import dev.outboxrelay.relay.cdc.CdcPositionLostException;
+import dev.outboxrelay.relay.cdc.CdcRelay;
+import dev.outboxrelay.relay.cdc.CdcRelayBuilder;
+import dev.outboxrelay.testing.DeliveryCheck;
+import dev.outboxrelay.testing.Workload;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** CDC-relay behaviour beyond the relay contract; a subclass per database. */
+abstract class CdcBehaviour extends KafkaDbFixture {
+
+  /** Makes the stored position unreadable: drop the slot, or purge the binlog. */
+  abstract void losePosition(String relayName) throws Exception;
+
+  CdcRelayBuilder relay() {
+    return CdcRelay.builder()
+        .name("cdc_" + dataSource.getPoolName())
+        .source(dataSource.getJdbcUrl(), dataSource.getUsername(), dataSource.getPassword())
+        .dataSource(dataSource)
+        .publisher(kafka());
+  }
+
+  CdcRelay started(CdcRelayBuilder builder) {
+    CdcRelay relay = builder.build();
+    closeables.add(relay);
+    return relay.start();
+  }
+
+  @Test
+  void resumesAfterAKillFromTheStoredPositionWithBoundedDuplicates() throws Exception {
+    CdcRelay first = started(relay());
+    Workload w = new Workload();
+    CompletableFuture<Workload> writers =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return w.run(dataSource, (c, m) -> outbox.saveAll(c, m), 4, 150, 3, 10, 2);
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    await().atMost(Duration.ofSeconds(60)).until(() -> received().size() >= 100);
+    first.abort();
+    started(relay());
+    writers.get(5, TimeUnit.MINUTES);
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .until(
+            () ->
+                DeliveryCheck.of(w.committedByKey(), w.rolledBack(), received()).lost().isEmpty());
+    DeliveryCheck check = DeliveryCheck.of(w.committedByKey(), w.rolledBack(), received());
+    System.out.println("[cdc kill -9 and restart] " + check);
+    assertThat(check.holds()).isTrue();
+    assertThat(check.duplicates()).as("duplicates, bounded by one batch").isLessThanOrEqualTo(500);
+  }
+
+  @Test
+  void aLostPositionFailsLoudlyAndResetRepublishesWhatIsPending() throws Exception {
+    CdcRelay relay = started(relay());
+    List<OutboxMessage> before = commit("lost", 2);
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("lost").size() == 2);
+    relay.close();
+    losePosition("cdc_" + dataSource.getPoolName());
+    List<OutboxMessage> whileDown = commit("lost", 1);
+    CdcRelay again = relay().build();
+    assertThatThrownBy(again::start)
+        .isInstanceOf(CdcPositionLostException.class)
+        .hasMessageContaining("cannot resume")
+        .hasMessageContaining("resetPosition()");
+    assertThat(receivedIds("lost")).hasSize(2);
+    again.resetPosition();
+    started(relay());
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("lost").size() == 3);
+    assertThat(receivedIds("lost"))
+        .containsExactly(before.get(0).id(), before.get(1).id(), whileDown.get(0).id());
+  }
+
+  @Test
+  void rowsAreDeletedRightAfterCaptureByDefault() throws Exception {
+    started(relay());
+    commit("deleted", 3);
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("deleted").size() == 3);
+    await().atMost(Duration.ofSeconds(10)).until(() -> count("SELECT COUNT(*) FROM outbox") == 0);
+  }
+
+  @Test
+  void keptRowsAreMarkedThenPurgedAfterTheWindow() throws Exception {
+    started(relay().keepPublishedFor(Duration.ofSeconds(8)));
+    commit("kept", 3);
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("kept").size() == 3);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> count("SELECT COUNT(*) FROM outbox WHERE published_at IS NOT NULL") == 3);
+    await().atMost(Duration.ofSeconds(30)).until(() -> count("SELECT COUNT(*) FROM outbox") == 0);
+    assertThat(receivedIds("kept")).hasSize(3);
+  }
+}

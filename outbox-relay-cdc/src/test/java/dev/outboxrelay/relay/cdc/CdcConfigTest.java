@@ -1,0 +1,73 @@
+package dev.outboxrelay.relay.cdc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.testing.InMemoryPublisher;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+class CdcConfigTest {
+
+  private CdcRelayConfig config(String url, Map<String, String> debezium) {
+    CdcRelay relay =
+        CdcRelay.builder()
+            .name("orders-cdc")
+            .source(url, "cdc", "s3cret")
+            .dataSource(new PGSimpleDataSource())
+            .publisher(new InMemoryPublisher())
+            .debeziumProperties(debezium)
+            .build();
+    return relay.config();
+  }
+
+  @Test
+  void postgresStreamsWithPgoutputFromNowWithOffsetsInTheDatabase() {
+    CdcRelayConfig c = config("jdbc:postgresql://db:5433/shop", Map.of());
+    Properties p =
+        DebeziumConfig.of(c, new CdcSql(OutboxTable.defaults(), SqlDialect.POSTGRESQL, false));
+    assertThat(p)
+        .containsEntry("connector.class", "io.debezium.connector.postgresql.PostgresConnector")
+        .containsEntry("plugin.name", "pgoutput")
+        .containsEntry("slot.name", "orders_cdc")
+        .containsEntry("database.hostname", "db")
+        .containsEntry("database.port", "5433")
+        .containsEntry("database.dbname", "shop")
+        .containsEntry("table.include.list", "public.outbox")
+        .containsEntry("snapshot.mode", "no_data")
+        .containsEntry("poll.interval.ms", "20")
+        .containsEntry("offset.storage", "io.debezium.storage.jdbc.offset.JdbcOffsetBackingStore")
+        .containsEntry("offset.storage.jdbc.offset.table.name", "outbox_cdc_offsets");
+  }
+
+  @Test
+  void mariadbUsesItsConnectorAndJdbcSchemaHistory() {
+    CdcRelayConfig c = config("jdbc:mariadb://db/shop", Map.of("poll.interval.ms", "50"));
+    Properties p =
+        DebeziumConfig.of(c, new CdcSql(OutboxTable.defaults(), SqlDialect.MARIADB, false));
+    assertThat(p)
+        .containsEntry("connector.class", "io.debezium.connector.mariadb.MariaDbConnector")
+        .containsEntry("database.port", "3306")
+        .containsEntry("table.include.list", "shop.outbox")
+        .containsEntry(
+            "schema.history.internal", "io.debezium.storage.jdbc.history.JdbcSchemaHistory")
+        .containsEntry("poll.interval.ms", "50");
+  }
+
+  @Test
+  void badSettingsNameTheKeyAndValue() {
+    assertThatThrownBy(() -> CdcRelay.builder().source("jdbc:oracle:thin:@x", "u", "p"))
+        .isInstanceOf(OutboxConfigException.class)
+        .hasMessageStartingWith(
+            "jdbcUrl must look like jdbc:<postgresql|mariadb|mysql>://host[:port]/database, but was 'jdbc:oracle:thin:@x'");
+    assertThatThrownBy(() -> CdcRelay.builder().name("1 bad"))
+        .hasMessage("name must match [A-Za-z][A-Za-z0-9_-]{0,40}, but was '1 bad'");
+    assertThatThrownBy(() -> CdcRelay.builder().publisher(new InMemoryPublisher()).build())
+        .hasMessage("source is required, but was null");
+  }
+}
