@@ -1,12 +1,10 @@
 package dev.outboxrelay.it.cdc;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.TopicTemplate;
 import dev.outboxrelay.publisher.kafka.KafkaPublisher;
-import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
 import dev.outboxrelay.relay.polling.ParkedKey;
 import dev.outboxrelay.relay.polling.Retention;
@@ -17,7 +15,6 @@ import dev.outboxrelay.testing.RelayContract;
 import dev.outboxrelay.writer.Outbox;
 import dev.outboxrelay.writer.OutboxSchema;
 import java.sql.Connection;
-import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
@@ -70,30 +67,9 @@ abstract class CdcKafkaRelayContract extends RelayContract {
     }
   }
 
-  /** Every instance of one test shares the CDC name (one slot / binlog reader per database). */
   @Override
   protected RelayHandle startRelay(String name, DataSource ds, Publisher publisher) {
-    HikariDataSource hikari = (HikariDataSource) ds;
-    CdcRelay relay =
-        CdcRelay.builder()
-            .name("cdc_" + hikari.getPoolName())
-            .source(hikari.getJdbcUrl(), hikari.getUsername(), hikari.getPassword())
-            .dataSource(ds)
-            .publisher(publisher)
-            .backoff(Duration.ofMillis(200), Duration.ofSeconds(5))
-            .build()
-            .start();
-    return new RelayHandle() {
-      @Override
-      public void stop() {
-        relay.close();
-      }
-
-      @Override
-      public void crash() {
-        relay.abort();
-      }
-    };
+    return CdcRelays.start(ds, publisher);
   }
 
   @Override

@@ -4,7 +4,7 @@ import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.DatabaseServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-class MariaDbPollingRocketMqIT extends PollingRocketMqRelayContract {
+class MariaDbPollingRocketMqIT extends RocketMqRelayContract {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.mariadb();
 
   @Override

@@ -4,7 +4,7 @@ import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.DatabaseServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-class PostgresPollingRocketMqIT extends PollingRocketMqRelayContract {
+class PostgresPollingRocketMqIT extends RocketMqRelayContract {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
 
   @Override

@@ -23,11 +23,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
- * The relay contract for PollingRelay + RocketMqPublisher; a subclass per database. The outage test
- * stops and restarts the servers, so they are private to these classes (started once per JVM, and
- * stopped by the launcher's shutdown hook), not the shared ones.
+ * The relay contract with RocketMqPublisher (the polling relay unless a subclass starts another
+ * relay); a subclass per database. The outage test stops and restarts the servers, so they are
+ * private to these classes (started once per JVM, and stopped by the launcher's shutdown hook), not
+ * the shared ones.
  */
-abstract class PollingRocketMqRelayContract extends RelayContract {
+public abstract class RocketMqRelayContract extends RelayContract {
   static final int MAX_MESSAGE_SIZE = 256 * 1024;
   private static RocketMqServer server;
   private static BrokerReader reader;

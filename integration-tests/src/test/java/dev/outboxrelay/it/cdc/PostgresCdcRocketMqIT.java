@@ -1,0 +1,23 @@
+package dev.outboxrelay.it.cdc;
+
+import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.it.polling.rocketmq.RocketMqRelayContract;
+import dev.outboxrelay.testing.DatabaseExtension;
+import dev.outboxrelay.testing.DatabaseServer;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The CDC relay passes the relay contract against real RocketMQ. */
+class PostgresCdcRocketMqIT extends RocketMqRelayContract {
+  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
+
+  @Override
+  protected DatabaseServer database() {
+    return DB.server();
+  }
+
+  @Override
+  protected RelayHandle startRelay(String name, DataSource ds, Publisher publisher) {
+    return CdcRelays.start(ds, publisher);
+  }
+}
