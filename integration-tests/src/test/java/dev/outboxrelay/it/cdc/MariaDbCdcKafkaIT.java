@@ -1,14 +1,22 @@
 package dev.outboxrelay.it.cdc;
 
+import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.it.KafkaRelayContract;
+import dev.outboxrelay.it.Relays;
 import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.DatabaseServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-class MariaDbCdcKafkaIT extends CdcKafkaRelayContract {
+class MariaDbCdcKafkaIT extends KafkaRelayContract {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.mariadb();
 
   @Override
   protected DatabaseServer database() {
     return DB.server();
+  }
+
+  @Override
+  protected RelayHandle startRelay(String name, javax.sql.DataSource ds, Publisher publisher) {
+    return Relays.cdc(ds, publisher);
   }
 }

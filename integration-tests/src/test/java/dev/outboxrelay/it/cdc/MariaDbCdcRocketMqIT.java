@@ -1,6 +1,7 @@
 package dev.outboxrelay.it.cdc;
 
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.it.Relays;
 import dev.outboxrelay.it.polling.rocketmq.RocketMqRelayContract;
 import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.DatabaseServer;
@@ -18,6 +19,6 @@ class MariaDbCdcRocketMqIT extends RocketMqRelayContract {
 
   @Override
   protected RelayHandle startRelay(String name, DataSource ds, Publisher publisher) {
-    return CdcRelays.start(ds, publisher);
+    return Relays.cdc(ds, publisher);
   }
 }

@@ -1,14 +1,22 @@
 package dev.outboxrelay.it.cdc;
 
+import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.it.KafkaRelayContract;
+import dev.outboxrelay.it.Relays;
 import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.DatabaseServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-class PostgresCdcKafkaIT extends CdcKafkaRelayContract {
+class PostgresCdcKafkaIT extends KafkaRelayContract {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
 
   @Override
   protected DatabaseServer database() {
     return DB.server();
+  }
+
+  @Override
+  protected RelayHandle startRelay(String name, javax.sql.DataSource ds, Publisher publisher) {
+    return Relays.cdc(ds, publisher);
   }
 }

@@ -1,10 +1,11 @@
 package dev.outboxrelay.it.polling;
 
+import dev.outboxrelay.it.KafkaRelayContract;
 import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.DatabaseServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-class MariaDbPollingKafkaIT extends PollingKafkaRelayContract {
+class MariaDbPollingKafkaIT extends KafkaRelayContract {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.mariadb();
 
   @Override

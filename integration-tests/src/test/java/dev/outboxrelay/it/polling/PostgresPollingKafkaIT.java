@@ -1,10 +1,11 @@
 package dev.outboxrelay.it.polling;
 
+import dev.outboxrelay.it.KafkaRelayContract;
 import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.DatabaseServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-class PostgresPollingKafkaIT extends PollingKafkaRelayContract {
+class PostgresPollingKafkaIT extends KafkaRelayContract {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
 
   @Override

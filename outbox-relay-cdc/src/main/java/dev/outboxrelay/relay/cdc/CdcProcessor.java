@@ -1,5 +1,6 @@
 package dev.outboxrelay.relay.cdc;
 
+import dev.outboxrelay.core.internal.PendingRow;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import java.sql.SQLException;
@@ -50,7 +51,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     lock.lockInterruptibly();
     try {
       catchUpOnce();
-      List<Row> rows = new ArrayList<>();
+      List<PendingRow> rows = new ArrayList<>();
       for (RecordChangeEvent<SourceRecord> r : records) {
         Struct row = events.insertedRow(r.record());
         if (row != null) {
@@ -67,23 +68,23 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     }
   }
 
-  private Row toRow(Struct row) {
+  private PendingRow toRow(Struct row) {
     String key = events.aggregateId(row);
     Object bucket = row.schema().field("bucket") == null ? null : row.get("bucket");
     int b = bucket instanceof Number n ? n.intValue() : 0;
     try {
-      return new Row(events.id(row), key, b, events.message(row), null);
+      return new PendingRow(events.id(row), key, b, events.message(row), null);
     } catch (RuntimeException e) {
-      return new Row(events.id(row), key, b, null, "malformed row: " + e.getMessage());
+      return new PendingRow(events.id(row), key, b, null, "malformed row: " + e.getMessage());
     }
   }
 
   /** Publishes the stream rows still pending; on an outage retries with backoff, never skipping. */
-  private void publishUntilDone(List<Row> rows) throws InterruptedException {
+  private void publishUntilDone(List<PendingRow> rows) throws InterruptedException {
     int attempt = 0;
     while (!rows.isEmpty()) {
       try {
-        Set<UUID> pending = store.stillPending(rows.stream().map(Row::id).toList());
+        Set<UUID> pending = store.stillPending(rows.stream().map(PendingRow::id).toList());
         rows = rows.stream().filter(r -> pending.contains(r.id())).toList();
         if (publishing.publish(rows) == Publishing.Outcome.PROGRESS) {
           return;
@@ -125,7 +126,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
         // Rows committed after this point reach us through the stream: catch up to here only.
         upTo = upTo < 0 ? store.maxSeq() : upTo;
         holds.parked(store.parkedKeys());
-        List<Row> rows = store.pendingRows(null, holds.heldKeys(1000), upTo, DRAIN_BATCH);
+        List<PendingRow> rows = store.pendingRows(null, holds.heldKeys(1000), upTo, DRAIN_BATCH);
         if (rows.isEmpty()) {
           caughtUp = true;
           log.info("{} - caught up with the table", config.name());
@@ -145,7 +146,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private void drain(String key) throws SQLException, InterruptedException {
     holds.draining(key);
     while (running) {
-      List<Row> rows = store.pendingRows(key, List.of(), Long.MAX_VALUE, DRAIN_BATCH);
+      List<PendingRow> rows = store.pendingRows(key, List.of(), Long.MAX_VALUE, DRAIN_BATCH);
       if (rows.isEmpty()) {
         holds.drained(key);
         return;

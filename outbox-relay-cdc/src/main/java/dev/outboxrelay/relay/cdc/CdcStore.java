@@ -1,6 +1,6 @@
 package dev.outboxrelay.relay.cdc;
 
-import dev.outboxrelay.core.internal.OutboxRows;
+import dev.outboxrelay.core.internal.PendingRow;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -53,9 +53,9 @@ final class CdcStore {
    * Pending rows of one key (or of every unparked key when {@code key} is null) up to a sequence,
    * in order.
    */
-  List<Row> pendingRows(String key, List<String> excluded, long maxSeq, int limit)
+  List<PendingRow> pendingRows(String key, List<String> excluded, long maxSeq, int limit)
       throws SQLException {
-    List<Row> rows = new ArrayList<>();
+    List<PendingRow> rows = new ArrayList<>();
     try (Connection c = connection();
         PreparedStatement ps = c.prepareStatement(sql.pendingRows(key != null, excluded.size()))) {
       int i = 1;
@@ -69,20 +69,11 @@ final class CdcStore {
       ps.setInt(i, limit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          rows.add(read(rs));
+          rows.add(PendingRow.read(rs));
         }
       }
     }
     return rows;
-  }
-
-  private static Row read(ResultSet rs) throws SQLException {
-    UUID id = UUID.fromString(rs.getString(1));
-    try {
-      return new Row(id, rs.getString(3), rs.getInt(10), OutboxRows.read(rs), null);
-    } catch (RuntimeException e) {
-      return new Row(id, rs.getString(3), rs.getInt(10), null, "malformed row: " + e.getMessage());
-    }
   }
 
   void markDone(List<UUID> ids) throws SQLException {
@@ -96,7 +87,7 @@ final class CdcStore {
     }
   }
 
-  void park(Row row, String reason) throws SQLException {
+  void park(PendingRow row, String reason) throws SQLException {
     try (Connection c = connection();
         PreparedStatement ps = c.prepareStatement(sql.park())) {
       ps.setString(1, row.aggregateId());

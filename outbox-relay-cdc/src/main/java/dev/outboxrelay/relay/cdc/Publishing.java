@@ -1,19 +1,15 @@
 package dev.outboxrelay.relay.cdc;
 
 import dev.outboxrelay.core.OutboxMessage;
-import dev.outboxrelay.core.PublishException;
 import dev.outboxrelay.core.PublishResult;
-import dev.outboxrelay.core.RetriablePublishException;
+import dev.outboxrelay.core.internal.BatchOutcome;
+import dev.outboxrelay.core.internal.PendingRow;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,10 +51,10 @@ final class Publishing {
     }
   }
 
-  Outcome publish(List<Row> rows) throws SQLException, InterruptedException {
+  Outcome publish(List<PendingRow> rows) throws SQLException, InterruptedException {
     List<OutboxMessage> send = new ArrayList<>();
     Set<String> stopped = new HashSet<>();
-    for (Row row : rows) {
+    for (PendingRow row : rows) {
       if (holds.isHeld(row.aggregateId()) || stopped.contains(row.aggregateId())) {
         continue;
       }
@@ -73,52 +69,23 @@ final class Publishing {
       return Outcome.PROGRESS;
     }
     checkLive();
-    List<PublishResult> results = send(send);
+    List<PublishResult> results =
+        BatchOutcome.publish(config.publisher(), send, config.publishTimeout());
     checkLive();
     return apply(rows, results, stopped);
   }
 
-  private List<PublishResult> send(List<OutboxMessage> messages) throws InterruptedException {
-    try {
-      return config
-          .publisher()
-          .publish(messages)
-          .toCompletableFuture()
-          .get(config.publishTimeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | ExecutionException e) {
-      RetriablePublishException f =
-          new RetriablePublishException("publish did not complete: " + e, e);
-      return messages.stream().map(m -> PublishResult.failed(m, f)).toList();
-    }
-  }
-
-  private Outcome apply(List<Row> rows, List<PublishResult> results, Set<String> stopped)
+  private Outcome apply(List<PendingRow> rows, List<PublishResult> results, Set<String> stopped)
       throws SQLException {
-    List<UUID> done = new ArrayList<>();
-    List<PublishResult> transient_ = new ArrayList<>();
-    boolean parkedAny = false;
-    for (PublishResult r : results) {
-      String key = r.message().aggregateId();
-      if (stopped.contains(key)) {
-        continue;
-      }
-      if (r.isAcknowledged()) {
-        done.add(r.message().id());
-        continue;
-      }
-      stopped.add(key);
-      PublishException failure = r.failure().orElseThrow();
-      if (failure.isRetriable()) {
-        transient_.add(r);
-      } else {
-        parkedAny = true;
-        park(
-            rows.stream().filter(x -> x.id().equals(r.message().id())).findFirst().orElseThrow(),
-            failure.getMessage());
-      }
+    BatchOutcome outcome = BatchOutcome.of(results, stopped);
+    for (PublishResult r : outcome.rejected()) {
+      park(
+          rows.stream().filter(x -> x.id().equals(r.message().id())).findFirst().orElseThrow(),
+          r.failure().orElseThrow().getMessage());
     }
-    store.markDone(done);
-    if (done.isEmpty() && !parkedAny) {
+    store.markDone(outcome.acknowledged().stream().map(OutboxMessage::id).toList());
+    List<PublishResult> transient_ = outcome.transientFailures();
+    if (outcome.isOutage()) {
       log.warn(
           "{} - none of {} messages acknowledged: {}",
           config.name(),
@@ -139,7 +106,7 @@ final class Publishing {
     return Outcome.PROGRESS;
   }
 
-  private void park(Row row, String reason) throws SQLException {
+  private void park(PendingRow row, String reason) throws SQLException {
     store.park(row, reason);
     holds.park(row.aggregateId());
     log.error(

@@ -5,7 +5,8 @@ import static dev.outboxrelay.relay.polling.RelayWorker.safely;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishException;
 import dev.outboxrelay.core.PublishResult;
-import dev.outboxrelay.core.RetriablePublishException;
+import dev.outboxrelay.core.internal.BatchOutcome;
+import dev.outboxrelay.core.internal.PendingRow;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,8 +14,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,10 +40,10 @@ final class BatchPublisher {
     this.backoff = new KeyBackoff(config.backoff());
   }
 
-  Outcome publish(List<Claimed> rows, Leases leases) throws SQLException, InterruptedException {
+  Outcome publish(List<PendingRow> rows, Leases leases) throws SQLException, InterruptedException {
     List<OutboxMessage> messages = new ArrayList<>();
     Set<String> stopped = new HashSet<>();
-    for (Claimed row : rows) {
+    for (PendingRow row : rows) {
       if (row.malformed() != null && stopped.add(row.aggregateId())) {
         park(row, row.malformed(), null);
       } else if (row.malformed() == null && !stopped.contains(row.aggregateId())) {
@@ -58,55 +57,27 @@ final class BatchPublisher {
       return Outcome.PROGRESS;
     }
     long start = System.nanoTime();
-    List<PublishResult> results = send(messages);
+    List<PublishResult> results =
+        BatchOutcome.publish(config.publisher(), messages, config.publishTimeout());
     Duration latency = Duration.ofNanos(System.nanoTime() - start);
     return apply(rows, results, stopped, latency, leases);
   }
 
-  private List<PublishResult> send(List<OutboxMessage> messages) throws InterruptedException {
-    try {
-      return config
-          .publisher()
-          .publish(messages)
-          .toCompletableFuture()
-          .get(config.publishTimeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
-      RetriablePublishException failure =
-          new RetriablePublishException("publish did not complete: " + e, e);
-      return messages.stream().map(m -> PublishResult.failed(m, failure)).toList();
-    }
-  }
-
   private Outcome apply(
-      List<Claimed> rows,
+      List<PendingRow> rows,
       List<PublishResult> results,
       Set<String> stopped,
       Duration latency,
       Leases leases)
       throws SQLException {
-    List<OutboxMessage> done = new ArrayList<>();
-    List<PublishResult> retry = new ArrayList<>();
-    boolean anyNonRetriable = false;
-    for (PublishResult r : results) {
-      String key = r.message().aggregateId();
-      if (stopped.contains(key)) {
-        continue;
-      }
-      if (r.isAcknowledged()) {
-        done.add(r.message());
-        backoff.succeeded(key);
-        continue;
-      }
-      stopped.add(key);
-      PublishException failure = r.failure().orElseThrow();
-      if (failure.isRetriable()) {
-        retry.add(r);
-      } else {
-        anyNonRetriable = true;
-        park(row(rows, r.message()), failure.getMessage(), r.message());
-      }
+    BatchOutcome outcome = BatchOutcome.of(results, stopped);
+    List<OutboxMessage> done = outcome.acknowledged();
+    done.forEach(m -> backoff.succeeded(m.aggregateId()));
+    for (PublishResult r : outcome.rejected()) {
+      park(row(rows, r.message()), r.failure().orElseThrow().getMessage(), r.message());
     }
-    boolean outage = done.isEmpty() && !anyNonRetriable;
+    List<PublishResult> retry = outcome.transientFailures();
+    boolean outage = outcome.isOutage();
     for (PublishResult r : retry) {
       backOff(r, outage);
     }
@@ -150,7 +121,7 @@ final class BatchPublisher {
     safely(() -> config.listener().onRetry(r.message(), failure, attempt, delay));
   }
 
-  private void park(Claimed row, String reason, OutboxMessage message) throws SQLException {
+  private void park(PendingRow row, String reason, OutboxMessage message) throws SQLException {
     if (store.park(row, reason)) {
       log.error(
           "{} - parked key {} at message {}: {}",
@@ -163,7 +134,7 @@ final class BatchPublisher {
     }
   }
 
-  private static Claimed row(List<Claimed> rows, OutboxMessage m) {
+  private static PendingRow row(List<PendingRow> rows, OutboxMessage m) {
     return rows.stream().filter(r -> r.id().equals(m.id())).findFirst().orElseThrow();
   }
 

@@ -3,7 +3,7 @@ package dev.outboxrelay.relay.polling;
 import static dev.outboxrelay.core.OutboxColumn.ID;
 
 import dev.outboxrelay.core.OutboxMessage;
-import dev.outboxrelay.core.internal.OutboxRows;
+import dev.outboxrelay.core.internal.PendingRow;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import javax.sql.DataSource;
 
 /** The relay's statements against the outbox table; each runs in its own auto-commit unit. */
@@ -31,9 +30,9 @@ final class RelayStore {
   }
 
   /** Up to {@code limit} pending rows of the buckets, oldest first; malformed rows included. */
-  List<Claimed> claim(List<Integer> buckets, List<String> excludedKeys, int limit)
+  List<PendingRow> claim(List<Integer> buckets, List<String> excludedKeys, int limit)
       throws SQLException {
-    List<Claimed> rows = new ArrayList<>();
+    List<PendingRow> rows = new ArrayList<>();
     try (Connection c = connection();
         PreparedStatement ps =
             c.prepareStatement(sql.claim(buckets.size(), excludedKeys.size(), strict, keepRows))) {
@@ -47,22 +46,11 @@ final class RelayStore {
       ps.setInt(i, limit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          rows.add(read(rs));
+          rows.add(PendingRow.read(rs));
         }
       }
     }
     return rows;
-  }
-
-  private static Claimed read(ResultSet rs) throws SQLException {
-    UUID id = UUID.fromString(rs.getString(1));
-    String key = rs.getString(3);
-    int bucket = rs.getInt(10);
-    try {
-      return new Claimed(id, key, bucket, OutboxRows.read(rs), null);
-    } catch (RuntimeException e) {
-      return new Claimed(id, key, bucket, null, "malformed row: " + e.getMessage());
-    }
   }
 
   /** Marks rows done; returns how many the fence let through. */
@@ -82,7 +70,7 @@ final class RelayStore {
   }
 
   /** Parks a key; false if the fence refused it (lease lost). */
-  boolean park(Claimed row, String reason) throws SQLException {
+  boolean park(PendingRow row, String reason) throws SQLException {
     try (Connection c = connection();
         PreparedStatement ps = c.prepareStatement(sql.park())) {
       ps.setString(1, row.aggregateId());

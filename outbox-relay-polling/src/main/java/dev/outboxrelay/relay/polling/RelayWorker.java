@@ -1,5 +1,6 @@
 package dev.outboxrelay.relay.polling;
 
+import dev.outboxrelay.core.internal.PendingRow;
 import io.github.resilience4j.core.IntervalFunction;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -90,7 +91,7 @@ final class RelayWorker implements Runnable {
     if (buckets.isEmpty()) {
       return idle(Long.MAX_VALUE);
     }
-    List<Claimed> rows =
+    List<PendingRow> rows =
         store.claim(buckets, batches.waitingKeys(MAX_EXCLUDED_KEYS), config.batchSize());
     if (rows.isEmpty()) {
       return idle(batches.untilNextRetry());

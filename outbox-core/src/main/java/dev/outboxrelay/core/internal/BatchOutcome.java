@@ -1,0 +1,70 @@
+package dev.outboxrelay.core.internal;
+
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.PublishException;
+import dev.outboxrelay.core.PublishResult;
+import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.RetriablePublishException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A published batch split the way every relay applies it: per key, the acknowledged prefix, then
+ * the key's first failure, transient or for good; later messages of a failed key are ignored.
+ */
+public record BatchOutcome(
+    List<OutboxMessage> acknowledged,
+    List<PublishResult> transientFailures,
+    List<PublishResult> rejected) {
+
+  /** Publishes and waits; a timeout or a failed stage counts as a transient failure of all. */
+  public static List<PublishResult> publish(
+      Publisher publisher, List<OutboxMessage> messages, Duration timeout)
+      throws InterruptedException {
+    try {
+      return publisher
+          .publish(messages)
+          .toCompletableFuture()
+          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      RetriablePublishException f =
+          new RetriablePublishException("publish did not complete: " + e, e);
+      return messages.stream().map(m -> PublishResult.failed(m, f)).toList();
+    }
+  }
+
+  /**
+   * Splits results (in publish order).
+   *
+   * @param stopped keys already stopped in this batch; keys that fail are added
+   */
+  public static BatchOutcome of(List<PublishResult> results, Set<String> stopped) {
+    List<OutboxMessage> acknowledged = new ArrayList<>();
+    List<PublishResult> transientFailures = new ArrayList<>();
+    List<PublishResult> rejected = new ArrayList<>();
+    for (PublishResult r : results) {
+      String key = r.message().aggregateId();
+      if (stopped.contains(key)) {
+        continue;
+      }
+      if (r.isAcknowledged()) {
+        acknowledged.add(r.message());
+        continue;
+      }
+      stopped.add(key);
+      PublishException failure = r.failure().orElseThrow();
+      (failure.isRetriable() ? transientFailures : rejected).add(r);
+    }
+    return new BatchOutcome(acknowledged, transientFailures, rejected);
+  }
+
+  /** Nothing acknowledged, nothing rejected: the broker looks unavailable. */
+  public boolean isOutage() {
+    return acknowledged.isEmpty() && rejected.isEmpty() && !transientFailures.isEmpty();
+  }
+}

@@ -1,0 +1,26 @@
+package dev.outboxrelay.core.internal;
+
+import dev.outboxrelay.core.OutboxMessage;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.UUID;
+
+/**
+ * A pending outbox row a relay read: the message, or why it could not be read (a malformed row,
+ * which parks its key instead of crashing the relay).
+ */
+public record PendingRow(
+    UUID id, String aggregateId, int bucket, OutboxMessage message, String malformed) {
+
+  /** Reads a row selected with {@link OutboxRows#selectList} followed by the bucket column. */
+  public static PendingRow read(ResultSet rs) throws SQLException {
+    UUID id = UUID.fromString(rs.getString(1));
+    String key = rs.getString(3);
+    int bucket = rs.getInt(10);
+    try {
+      return new PendingRow(id, key, bucket, OutboxRows.read(rs), null);
+    } catch (RuntimeException e) {
+      return new PendingRow(id, key, bucket, null, "malformed row: " + e.getMessage());
+    }
+  }
+}
