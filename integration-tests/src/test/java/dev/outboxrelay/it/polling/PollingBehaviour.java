@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
 import dev.outboxrelay.relay.polling.PollingRelay;
-import dev.outboxrelay.relay.polling.RelayListener;
 import dev.outboxrelay.relay.polling.Retention;
 import java.time.Duration;
 import java.util.List;

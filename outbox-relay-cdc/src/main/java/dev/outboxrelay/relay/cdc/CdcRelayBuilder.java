@@ -3,6 +3,7 @@ package dev.outboxrelay.relay.cdc;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.RelayListener;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -24,6 +25,7 @@ public final class CdcRelayBuilder {
   private Duration backoffInitial = Duration.ofMillis(100);
   private Duration backoffMax = Duration.ofSeconds(30);
   private final Properties debezium = new Properties();
+  private RelayListener listener = new RelayListener() {};
 
   CdcRelayBuilder() {}
 
@@ -103,6 +105,12 @@ public final class CdcRelayBuilder {
     return this;
   }
 
+  /** Metrics and test callbacks. Default: none. */
+  public CdcRelayBuilder listener(RelayListener listener) {
+    this.listener = Objects.requireNonNull(listener, "listener");
+    return this;
+  }
+
   public CdcRelay build() {
     if (jdbcUrl == null) {
       throw new OutboxConfigException("source", null, "is required");
@@ -125,7 +133,8 @@ public final class CdcRelayBuilder {
             publishTimeout,
             backoffInitial,
             backoffMax,
-            debezium));
+            debezium,
+            listener));
   }
 
   private static Duration positive(String key, Duration value, Duration min) {

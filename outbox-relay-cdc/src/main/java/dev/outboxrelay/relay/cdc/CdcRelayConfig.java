@@ -2,6 +2,7 @@ package dev.outboxrelay.relay.cdc;
 
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.RelayListener;
 import io.github.resilience4j.core.IntervalFunction;
 import java.time.Duration;
 import java.util.Locale;
@@ -22,7 +23,8 @@ record CdcRelayConfig(
     Duration publishTimeout,
     Duration backoffInitial,
     Duration backoffMax,
-    Properties debezium) {
+    Properties debezium,
+    RelayListener listener) {
 
   SourceDatabase source() {
     return SourceDatabase.parse(jdbcUrl);

@@ -94,6 +94,12 @@ final class KeyHolds {
     draining = null;
   }
 
+  /** Failures of a blocked key so far (0 if not blocked). */
+  int attempts(String key) {
+    Backoff b = blocked.get(key);
+    return b == null ? 0 : b.attempts;
+  }
+
   boolean isParked(String key) {
     return parked.contains(key);
   }

@@ -32,6 +32,7 @@ final class Publishing {
   private final KeyHolds holds;
 
   private final java.util.function.BooleanSupplier live;
+  private Duration latency = Duration.ZERO;
 
   Publishing(
       CdcRelayConfig config,
@@ -69,8 +70,10 @@ final class Publishing {
       return Outcome.PROGRESS;
     }
     checkLive();
+    long start = System.nanoTime();
     List<PublishResult> results =
         BatchOutcome.publish(config.publisher(), send, config.publishTimeout());
+    latency = Duration.ofNanos(System.nanoTime() - start);
     checkLive();
     return apply(rows, results, stopped);
   }
@@ -84,6 +87,8 @@ final class Publishing {
           r.failure().orElseThrow().getMessage());
     }
     store.markDone(outcome.acknowledged().stream().map(OutboxMessage::id).toList());
+    Duration took = latency;
+    safely(() -> config.listener().onPublished(outcome.acknowledged(), took));
     List<PublishResult> transient_ = outcome.transientFailures();
     if (outcome.isOutage()) {
       log.warn(
@@ -95,6 +100,9 @@ final class Publishing {
     }
     for (PublishResult r : transient_) {
       Duration delay = holds.block(r.message().aggregateId());
+      int attempt = holds.attempts(r.message().aggregateId());
+      safely(
+          () -> config.listener().onRetry(r.message(), r.failure().orElseThrow(), attempt, delay));
       log.warn(
           "{} - message {} of key {} failed, key retried in ~{} ms: {}",
           config.name(),
@@ -106,9 +114,18 @@ final class Publishing {
     return Outcome.PROGRESS;
   }
 
+  private void safely(Runnable callback) {
+    try {
+      callback.run();
+    } catch (RuntimeException e) {
+      log.warn("{} - relay listener threw {}", config.name(), e.toString());
+    }
+  }
+
   private void park(PendingRow row, String reason) throws SQLException {
     store.park(row, reason);
     holds.park(row.aggregateId());
+    safely(() -> config.listener().onParked(row.aggregateId(), row.message(), reason));
     log.error(
         "{} - parked key {} at message {}: {}", config.name(), row.aggregateId(), row.id(), reason);
   }

@@ -3,6 +3,7 @@ package dev.outboxrelay.relay.polling;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.RelayListener;
 import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;

@@ -1,14 +1,13 @@
-package dev.outboxrelay.relay.polling;
+package dev.outboxrelay.core;
 
-import dev.outboxrelay.core.OutboxMessage;
-import dev.outboxrelay.core.PublishException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Callbacks for metrics and tests; every method has a no-op default. Called on the relay's worker
- * thread: keep them fast and never throw (exceptions are logged and ignored).
+ * Callbacks from a relay (polling or CDC) for metrics and tests; every method has a no-op default.
+ * Called on the relay's worker thread: keep them fast and never throw (exceptions are logged and
+ * ignored).
  */
 public interface RelayListener {
 
@@ -25,10 +24,12 @@ public interface RelayListener {
   /** A key was parked with the reason stored. */
   default void onParked(String aggregateId, OutboxMessage message, String reason) {}
 
-  /** Marks were refused because the lease was lost (another relay owns the bucket now). */
+  /**
+   * Polling relay: marks were refused because the lease was lost (another relay owns the bucket).
+   */
   default void onFenced(int refusedMarks) {}
 
-  /** The set of owned key buckets changed. */
+  /** Polling relay: the set of owned key buckets changed. */
   default void onLeasesChanged(Set<Integer> buckets) {}
 
   /** A database or unexpected error; the relay backs off and carries on. */
