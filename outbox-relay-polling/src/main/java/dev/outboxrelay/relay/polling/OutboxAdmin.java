@@ -64,7 +64,15 @@ public final class OutboxAdmin {
 
   /** Lets a parked key flow again from the message it stopped at (e.g. after raising a limit). */
   public boolean unpark(String aggregateId) {
-    boolean done = update("DELETE FROM %parked% WHERE aggregateid = ?", aggregateId) == 1;
+    boolean done =
+        run(
+                sql -> {
+                  try (Connection c = dataSource.getConnection()) {
+                    return exec(
+                        c, "DELETE FROM " + sql.parked + " WHERE aggregateid = ?", aggregateId);
+                  }
+                })
+            == 1;
     log.info(
         "Unparked key {}: {}",
         aggregateId,
@@ -151,15 +159,6 @@ public final class OutboxAdmin {
               ResultSet rs = ps.executeQuery()) {
             rs.next();
             return rs.getLong(1);
-          }
-        });
-  }
-
-  private int update(String statement, String key) {
-    return run(
-        sql -> {
-          try (Connection c = dataSource.getConnection()) {
-            return exec(c, statement.replace("%parked%", sql.parked), key);
           }
         });
   }
