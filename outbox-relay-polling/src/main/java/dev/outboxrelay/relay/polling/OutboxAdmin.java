@@ -1,17 +1,29 @@
 package dev.outboxrelay.relay.polling;
 
+import static dev.outboxrelay.core.OutboxColumn.AGGREGATE_ID;
+import static dev.outboxrelay.core.OutboxColumn.CREATED_AT;
 import static dev.outboxrelay.core.OutboxColumn.ID;
+import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
 import dev.outboxrelay.core.OutboxDatabaseException;
+import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.core.internal.OutboxRows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -141,6 +153,149 @@ public final class OutboxAdmin {
             sql.setId(ps, 1, messageId);
             return ps.executeUpdate() == 1;
           }
+        });
+  }
+
+  /**
+   * Publishes every kept message of one key again, in order (retention {@code keepFor}). Returns
+   * how many rows were reset to pending.
+   */
+  public int replayKey(String aggregateId) {
+    return run(
+        sql -> {
+          try (Connection c = dataSource.getConnection()) {
+            return exec(
+                c,
+                "UPDATE "
+                    + sql.outbox
+                    + " SET "
+                    + sql.published()
+                    + " = NULL WHERE "
+                    + sql.col(AGGREGATE_ID)
+                    + " = ? AND "
+                    + sql.published()
+                    + " IS NOT NULL",
+                aggregateId);
+          }
+        });
+  }
+
+  /**
+   * Publishes every kept message created at or after {@code since} again, per key in order
+   * (retention {@code keepFor}). Returns how many rows were reset to pending.
+   */
+  public int replaySince(Instant since) {
+    return run(
+        sql -> {
+          try (Connection c = dataSource.getConnection();
+              PreparedStatement ps =
+                  c.prepareStatement(
+                      "UPDATE "
+                          + sql.outbox
+                          + " SET "
+                          + sql.published()
+                          + " = NULL WHERE "
+                          + sql.col(CREATED_AT)
+                          + " >= ? AND "
+                          + sql.published()
+                          + " IS NOT NULL")) {
+            ps.setTimestamp(1, Timestamp.from(since));
+            return ps.executeUpdate();
+          }
+        });
+  }
+
+  /**
+   * Every kept row marked published (retention {@code keepFor}) that was created in {@code [from,
+   * to)}, in sequence order, streamed to {@code sink} so that a large window does not sit in
+   * memory: what the broker should hold. Returns how many rows were read.
+   */
+  public long publishedBetween(Instant from, Instant to, Consumer<OutboxMessage> sink) {
+    return run(
+        sql -> {
+          try (Connection c = dataSource.getConnection()) {
+            // PostgreSQL streams with a fetch size only inside a transaction.
+            c.setAutoCommit(false);
+            try (PreparedStatement ps =
+                c.prepareStatement(
+                    "SELECT "
+                        + OutboxRows.selectList(table, sql.dialect)
+                        + " FROM "
+                        + sql.outbox
+                        + " WHERE "
+                        + sql.col(CREATED_AT)
+                        + " >= ? AND "
+                        + sql.col(CREATED_AT)
+                        + " < ? AND "
+                        + sql.published()
+                        + " IS NOT NULL ORDER BY "
+                        + sql.col(SEQUENCE))) {
+              ps.setFetchSize(1000);
+              ps.setTimestamp(1, Timestamp.from(from));
+              ps.setTimestamp(2, Timestamp.from(to));
+              long n = 0;
+              try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                  sink.accept(OutboxRows.read(rs));
+                  n++;
+                }
+              }
+              c.commit();
+              return n;
+            }
+          }
+        });
+  }
+
+  /** The age of the oldest pending row on the database clock, empty when nothing is pending. */
+  public Optional<Duration> oldestPendingAge() {
+    return run(
+        sql -> {
+          String age =
+              sql.dialect == SqlDialect.POSTGRESQL
+                  ? "EXTRACT(EPOCH FROM (now() - MIN(" + sql.col(CREATED_AT) + "))) * 1000"
+                  : "TIMESTAMPDIFF(MICROSECOND, MIN("
+                      + sql.col(CREATED_AT)
+                      + "), CURRENT_TIMESTAMP(6)) / 1000";
+          try (Connection c = dataSource.getConnection();
+              PreparedStatement ps =
+                  c.prepareStatement(
+                      "SELECT "
+                          + age
+                          + " FROM "
+                          + sql.outbox
+                          + " WHERE "
+                          + sql.published()
+                          + " IS NULL");
+              ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            double millis = rs.getDouble(1);
+            return rs.wasNull()
+                ? Optional.<Duration>empty()
+                : Optional.of(Duration.ofMillis(Math.max(0, Math.round(millis))));
+          }
+        });
+  }
+
+  /** Live polling relays and how many key buckets each holds an unexpired lease on. */
+  public Map<String, Integer> leaseOwners() {
+    return run(
+        sql -> {
+          Map<String, Integer> owners = new TreeMap<>();
+          try (Connection c = dataSource.getConnection();
+              PreparedStatement ps =
+                  c.prepareStatement(
+                      "SELECT owner, COUNT(*) FROM "
+                          + sql.lease
+                          + " WHERE owner IS NOT NULL AND expires_at > "
+                          + sql.now()
+                          + " GROUP BY owner");
+              ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              owners.put(rs.getString(1), rs.getInt(2));
+            }
+          }
+          return owners;
         });
   }
 

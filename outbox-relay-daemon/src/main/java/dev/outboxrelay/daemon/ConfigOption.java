@@ -1,0 +1,35 @@
+package dev.outboxrelay.daemon;
+
+import dev.outboxrelay.daemon.config.ConfigLoader;
+import dev.outboxrelay.daemon.config.DaemonConfig;
+import dev.outboxrelay.daemon.config.RelayConfig;
+import dev.outboxrelay.daemon.logging.SecretMask;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** {@code --config} and {@code --relay}, shared by the commands that act on configured relays. */
+final class ConfigOption {
+  @Option(
+      names = {"-c", "--config"},
+      required = true,
+      paramLabel = "FILE",
+      description = "The relay YAML file (OUTBOX_* environment variables override its keys).")
+  Path file;
+
+  @Option(
+      names = "--relay",
+      paramLabel = "NAME",
+      description = "Which relay of the file; optional when the file has one relay.")
+  String relay;
+
+  /** Loads and validates the file, registering its secrets for masking before anything logs. */
+  DaemonConfig load() {
+    DaemonConfig config = ConfigLoader.load(file);
+    SecretMask.register(ConfigLoader.secretValues(config));
+    return config;
+  }
+
+  RelayConfig selected() {
+    return load().relayOrOnly(relay);
+  }
+}

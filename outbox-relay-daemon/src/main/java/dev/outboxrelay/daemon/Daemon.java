@@ -1,0 +1,146 @@
+package dev.outboxrelay.daemon;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.outboxrelay.daemon.config.DaemonConfig;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running daemon: every configured relay, the HTTP endpoints ({@code /health/live}, {@code
+ * /health/ready}, {@code /metrics}) and a sampler for the table-derived gauges. {@link #close()}
+ * stops relays gracefully (batches finish or are released, leases released), then the endpoints.
+ */
+final class Daemon implements AutoCloseable {
+  static final String READY_LINE = "outbox-relay-daemon ready http=";
+  private static final Logger log = LoggerFactory.getLogger(Daemon.class);
+
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final List<RelayService> relays = new ArrayList<>();
+  private final ScheduledExecutorService sampler =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "outbox-metrics-sampler");
+            t.setDaemon(true);
+            return t;
+          });
+  private HttpServer http;
+
+  /** Builds and starts every relay, then the endpoints; on any failure stops what started. */
+  static Daemon start(DaemonConfig config) {
+    Daemon daemon = new Daemon();
+    try {
+      daemon.startAll(config);
+      return daemon;
+    } catch (RuntimeException e) {
+      daemon.close();
+      throw e;
+    }
+  }
+
+  private void startAll(DaemonConfig config) {
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    for (int i = 0; i < config.relays().size(); i++) {
+      relays.add(RelayService.create(config.relays().get(i), i, registry));
+    }
+    for (RelayService r : relays) {
+      r.start();
+    }
+    sampler.scheduleWithFixedDelay(
+        () -> relays.forEach(RelayService::sample), 0, 2, TimeUnit.SECONDS);
+    try {
+      http =
+          HttpServer.create(new InetSocketAddress(config.http().host(), config.http().port()), 16);
+    } catch (IOException e) {
+      throw new ConfigError(
+          "http.port "
+              + config.http().port()
+              + " on "
+              + config.http().host()
+              + " cannot be bound: "
+              + e.getMessage(),
+          e);
+    }
+    http.createContext("/health/live", x -> respond(x, 200, "{\"status\":\"UP\"}", "json"));
+    http.createContext("/health/ready", this::ready);
+    http.createContext(
+        "/metrics",
+        x -> respond(x, 200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
+    http.setExecutor(Executors.newFixedThreadPool(2, r -> daemonThread(r, "outbox-http")));
+    http.start();
+  }
+
+  /** Where the endpoints listen, {@code host:port}. */
+  String httpAddress() {
+    InetSocketAddress a = http.getAddress();
+    return a.getHostString() + ":" + a.getPort();
+  }
+
+  private void ready(HttpExchange x) throws IOException {
+    StringBuilder body = new StringBuilder("{\"relays\":{");
+    boolean all = true;
+    for (int i = 0; i < relays.size(); i++) {
+      RelayService r = relays.get(i);
+      boolean ok = r.isReady();
+      all &= ok;
+      body.append(i == 0 ? "" : ",")
+          .append('"')
+          .append(r.config().name())
+          .append("\":\"")
+          .append(ok ? "UP" : "DOWN")
+          .append('"');
+    }
+    body.append("},\"status\":\"").append(all ? "UP" : "DOWN").append("\"}");
+    respond(x, all ? 200 : 503, body.toString(), "json");
+  }
+
+  private static void respond(HttpExchange x, int status, String body, String type)
+      throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    x.getResponseHeaders().set("Content-Type", type.equals("json") ? "application/json" : type);
+    x.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = x.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  private static Thread daemonThread(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+
+  @Override
+  public synchronized void close() {
+    sampler.shutdownNow();
+    for (RelayService r : relays) {
+      try {
+        r.close();
+      } catch (RuntimeException e) {
+        log.warn("Relay {} did not stop cleanly: {}", r.config().name(), e.toString());
+      }
+    }
+    relays.clear();
+    if (http != null) {
+      http.stop(0);
+      http = null;
+    }
+  }
+}

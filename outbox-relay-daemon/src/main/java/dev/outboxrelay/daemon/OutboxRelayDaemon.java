@@ -1,0 +1,70 @@
+package dev.outboxrelay.daemon;
+
+import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.daemon.logging.SecretMask;
+import dev.outboxrelay.relay.cdc.CdcPositionLostException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code outbox-relay-daemon} command line. Exit codes: 0 done, 1 failure, 2 invalid
+ * configuration or arguments, 3 a CDC position is lost (see the message for the reconcile steps).
+ */
+@Command(
+    name = "outbox-relay-daemon",
+    mixinStandardHelpOptions = true,
+    versionProvider = OutboxRelayDaemon.Version.class,
+    description = "Relays committed outbox rows to Kafka or RocketMQ, and the tools to operate it.",
+    subcommands = {
+      RunCommand.class,
+      DemoCommand.class,
+      StatusCommand.class,
+      ParkedCommand.class,
+      ReplayCommand.class,
+      VerifyCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class OutboxRelayDaemon {
+  public static final int EXIT_CONFIG = 2;
+  public static final int EXIT_POSITION_LOST = 3;
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The command line with the daemon's error handling: masked messages, meaningful exit codes. */
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new OutboxRelayDaemon());
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          PrintWriter err = commandLine.getErr();
+          if (e instanceof OutboxConfigException || e instanceof ConfigError) {
+            err.println("Invalid configuration: " + SecretMask.mask(e.getMessage()));
+            return EXIT_CONFIG;
+          }
+          if (e instanceof CdcPositionLostException) {
+            err.println("CDC position lost: " + SecretMask.mask(e.getMessage()));
+            return EXIT_POSITION_LOST;
+          }
+          err.println("Failed: " + SecretMask.mask(Wiring.rootMessage(e)));
+          org.slf4j.LoggerFactory.getLogger(OutboxRelayDaemon.class).debug("Failure", e);
+          return 1;
+        });
+    cli.setParameterExceptionHandler(
+        (e, args) -> {
+          e.getCommandLine().getErr().println(SecretMask.mask(e.getMessage()));
+          e.getCommandLine().usage(e.getCommandLine().getErr());
+          return EXIT_CONFIG;
+        });
+    return cli;
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = OutboxRelayDaemon.class.getPackage().getImplementationVersion();
+      return new String[] {"outbox-relay-daemon " + (v == null ? "(development build)" : v)};
+    }
+  }
+}

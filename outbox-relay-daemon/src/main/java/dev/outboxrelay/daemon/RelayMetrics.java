@@ -1,0 +1,115 @@
+package dev.outboxrelay.daemon;
+
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.PublishException;
+import dev.outboxrelay.core.RelayListener;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A relay's Micrometer meters, fed by its {@link RelayListener} callbacks. Backlog, oldest pending
+ * age and parked keys are sampled from the table by {@link RelayService} (never on the scrape
+ * thread).
+ *
+ * <p>Prometheus names: {@code outbox_published_total}, {@code outbox_retries_total}, {@code
+ * outbox_parked_total}, {@code outbox_fenced_marks_total}, {@code outbox_errors_total}, {@code
+ * outbox_publish_ack_seconds} (publish call → broker ack, per batch), {@code
+ * outbox_backlog_messages}, {@code outbox_oldest_pending_age_seconds}, {@code outbox_parked_keys},
+ * {@code outbox_owned_buckets}, {@code outbox_relay_lag_seconds} (row created → acked, the CDC lag
+ * for CDC relays), all tagged {@code relay} and {@code mode}.
+ */
+final class RelayMetrics implements RelayListener {
+  private final Counter published;
+  private final Counter retries;
+  private final Counter parked;
+  private final Counter fenced;
+  private final Counter errors;
+  private final Timer publishAck;
+  private final AtomicInteger ownedBuckets = new AtomicInteger();
+  private final AtomicLong lagMillis = new AtomicLong();
+  final AtomicLong backlog = new AtomicLong();
+  final AtomicLong oldestPendingMillis = new AtomicLong();
+  final AtomicInteger parkedKeys = new AtomicInteger();
+
+  RelayMetrics(MeterRegistry registry, String relay, String mode) {
+    Tags tags = Tags.of("relay", relay, "mode", mode);
+    published =
+        Counter.builder("outbox.published")
+            .description("Messages acknowledged by the broker and marked done")
+            .tags(tags)
+            .register(registry);
+    retries = Counter.builder("outbox.retries").tags(tags).register(registry);
+    parked = Counter.builder("outbox.parked").tags(tags).register(registry);
+    fenced =
+        Counter.builder("outbox.fenced.marks")
+            .description("Marks refused because the lease was lost")
+            .tags(tags)
+            .register(registry);
+    errors = Counter.builder("outbox.errors").tags(tags).register(registry);
+    publishAck =
+        Timer.builder("outbox.publish.ack")
+            .description("Publish call to broker acknowledgement, per batch")
+            .publishPercentiles(0.5, 0.99)
+            .tags(tags)
+            .register(registry);
+    registry.gauge("outbox.owned.buckets", tags, ownedBuckets);
+    registry.gauge("outbox.backlog.messages", tags, backlog);
+    registry.gauge(
+        "outbox.oldest.pending.age.seconds", tags, oldestPendingMillis, m -> m.get() / 1000.0);
+    registry.gauge("outbox.parked.keys", tags, parkedKeys);
+    registry.gauge("outbox.relay.lag.seconds", tags, lagMillis, m -> m.get() / 1000.0);
+  }
+
+  @Override
+  public void onPublished(List<OutboxMessage> messages, Duration publishLatency) {
+    published.increment(messages.size());
+    publishAck.record(publishLatency.toNanos(), TimeUnit.NANOSECONDS);
+    if (!messages.isEmpty()) {
+      messages
+          .get(messages.size() - 1)
+          .createdAt()
+          .ifPresent(
+              created ->
+                  lagMillis.set(Math.max(0, Duration.between(created, Instant.now()).toMillis())));
+    }
+  }
+
+  @Override
+  public void onRetry(
+      OutboxMessage message, PublishException failure, int attempt, Duration delay) {
+    retries.increment();
+  }
+
+  @Override
+  public void onParked(String aggregateId, OutboxMessage message, String reason) {
+    parked.increment();
+  }
+
+  @Override
+  public void onFenced(int refusedMarks) {
+    fenced.increment(refusedMarks);
+  }
+
+  @Override
+  public void onLeasesChanged(Set<Integer> buckets) {
+    ownedBuckets.set(buckets.size());
+  }
+
+  @Override
+  public void onError(Exception error, Duration delay) {
+    errors.increment();
+  }
+
+  double publishedCount() {
+    return published.count();
+  }
+}

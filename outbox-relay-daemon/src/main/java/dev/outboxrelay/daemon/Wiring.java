@@ -1,0 +1,81 @@
+package dev.outboxrelay.daemon;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.PublisherFactory;
+import dev.outboxrelay.daemon.config.RelayConfig;
+import dev.outboxrelay.daemon.config.RelayConfig.DatabaseConfig;
+import dev.outboxrelay.daemon.config.RelayConfig.PublisherConfig;
+import dev.outboxrelay.daemon.logging.SecretMask;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+
+/** Builds pools and publishers from config; the only place concrete pieces are looked up. */
+final class Wiring {
+  private Wiring() {}
+
+  /** A pool on the relay's database; fails fast, naming the URL, if it cannot connect. */
+  static HikariDataSource pool(RelayConfig relay, int index) {
+    DatabaseConfig db = relay.database();
+    HikariConfig hc = new HikariConfig();
+    hc.setPoolName("outbox-" + relay.name());
+    hc.setJdbcUrl(db.url());
+    hc.setUsername(db.username());
+    hc.setPassword(db.password());
+    hc.setMaximumPoolSize(db.poolSize());
+    hc.setConnectionTimeout(10_000);
+    try {
+      return new HikariDataSource(hc);
+    } catch (RuntimeException e) {
+      throw new ConfigError(
+          "relays["
+              + index
+              + "].database.url "
+              + db.url()
+              + " is not reachable: "
+              + SecretMask.mask(rootMessage(e)),
+          null);
+    }
+  }
+
+  /** The publisher named by {@code publisher.type}, found with {@link ServiceLoader}. */
+  static Publisher publisher(RelayConfig relay, int index) {
+    PublisherConfig config = relay.publisher();
+    List<String> names = new ArrayList<>();
+    for (PublisherFactory factory : ServiceLoader.load(PublisherFactory.class)) {
+      names.add(factory.name());
+      if (factory.name().equals(config.type())) {
+        try {
+          return factory.create(config.settings());
+        } catch (OutboxConfigException e) {
+          throw new ConfigError(
+              "relays[" + index + "].publisher.settings." + SecretMask.mask(e.getMessage()), null);
+        } catch (RuntimeException e) {
+          throw new ConfigError(
+              "relays["
+                  + index
+                  + "].publisher.settings are refused by the "
+                  + config.type()
+                  + " client: "
+                  + SecretMask.mask(rootMessage(e)),
+              null);
+        }
+      }
+    }
+    throw new OutboxConfigException(
+        "relays[" + index + "].publisher.type",
+        config.type(),
+        "must name a publisher on the classpath, one of " + names);
+  }
+
+  static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + t.getMessage() + ")";
+  }
+}

@@ -1,0 +1,50 @@
+package dev.outboxrelay.daemon.config;
+
+import java.util.List;
+
+/**
+ * The daemon's whole configuration, validated: every field holds a legal value.
+ *
+ * @param http the health and metrics endpoint
+ * @param relays one or more relays (tables or sources), each with its own pool and publisher
+ */
+public record DaemonConfig(HttpConfig http, List<RelayConfig> relays) {
+
+  public DaemonConfig {
+    relays = List.copyOf(relays);
+  }
+
+  /** The relay with this name. */
+  public RelayConfig relay(String name) {
+    return relays.stream()
+        .filter(r -> r.name().equals(name))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new dev.outboxrelay.core.OutboxConfigException(
+                    "--relay",
+                    name,
+                    "must name a relay of the config file, one of "
+                        + relays.stream().map(RelayConfig::name).toList()));
+  }
+
+  /**
+   * The relay a command acts on: the named one, or the only one when the file has a single relay.
+   */
+  public RelayConfig relayOrOnly(String name) {
+    if (name != null) {
+      return relay(name);
+    }
+    if (relays.size() == 1) {
+      return relays.get(0);
+    }
+    throw new dev.outboxrelay.core.OutboxConfigException(
+        "--relay",
+        null,
+        "is required when the config has several relays "
+            + relays.stream().map(RelayConfig::name).toList());
+  }
+
+  /** Where the HTTP endpoints listen; port 0 picks a free port. */
+  public record HttpConfig(String host, int port) {}
+}

@@ -1,0 +1,67 @@
+package dev.outboxrelay.daemon.config;
+
+import dev.outboxrelay.core.OutboxTable;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One relay of the daemon: a table (polling) or a source (CDC), its pool and its publisher.
+ * Defaults are those of {@code PollingRelay} and {@code CdcRelay}.
+ */
+public record RelayConfig(
+    String name,
+    Mode mode,
+    DatabaseConfig database,
+    OutboxTable table,
+    boolean createSchema,
+    int batchSize,
+    Duration pollInterval,
+    Duration leaseDuration,
+    boolean strictOrder,
+    boolean listenNotify,
+    Duration publishTimeout,
+    Duration backoffInitial,
+    Duration backoffMax,
+    Optional<Duration> keepPublishedFor,
+    Map<String, String> debezium,
+    PublisherConfig publisher) {
+
+  public RelayConfig {
+    debezium = Map.copyOf(debezium);
+  }
+
+  /** How a relay finds committed rows. */
+  public enum Mode {
+    POLLING,
+    CDC
+  }
+
+  /** The database holding the outbox table. */
+  public record DatabaseConfig(String url, String username, String password, int poolSize) {
+    @Override
+    public String toString() {
+      return "DatabaseConfig[url="
+          + url
+          + ", username="
+          + username
+          + ", poolSize="
+          + poolSize
+          + "]";
+    }
+  }
+
+  /**
+   * A publisher found by its {@code PublisherFactory} name, with settings passed to that factory.
+   */
+  public record PublisherConfig(String type, Map<String, String> settings) {
+    public PublisherConfig {
+      settings = Map.copyOf(settings);
+    }
+
+    @Override
+    public String toString() {
+      return "PublisherConfig[type=" + type + ", settings=" + settings.keySet() + "]";
+    }
+  }
+}
