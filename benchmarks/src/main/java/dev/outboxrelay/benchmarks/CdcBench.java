@@ -1,0 +1,85 @@
+package dev.outboxrelay.benchmarks;
+
+import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.relay.cdc.CdcRelay;
+import dev.outboxrelay.testing.DatabaseServer;
+import java.time.Duration;
+
+/**
+ * CDC drains of a backlog that piled up while the relay was down: the relay (ours, or Debezium's
+ * Event Router as a peer) starts once and relays one row so its position is stored, stops, the
+ * backlog is written, and it starts again. The rate runs from the first backlog message on the
+ * topic to the last (engine start-up excluded; it is reported apart).
+ */
+final class CdcBench {
+  interface Engine extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  interface EngineStarter {
+    Engine start(Db db, String prefix, String name);
+  }
+
+  private final Kafka kafka;
+  private final int payloadBytes;
+  long lastStartupMillis;
+
+  CdcBench(Kafka kafka, int payloadBytes) {
+    this.kafka = kafka;
+    this.payloadBytes = payloadBytes;
+  }
+
+  double ours(DatabaseServer server, String kind, int n) throws Exception {
+    return drain(server, kind, n, "cdc", this::startOurs);
+  }
+
+  double debezium(DatabaseServer server, String kind, int n) throws Exception {
+    return drain(
+        server, kind, n, "dbz", (db, prefix, name) -> new EventRouterPeer(kafka, db, prefix, name));
+  }
+
+  private Engine startOurs(Db db, String prefix, String name) {
+    Publisher publisher = kafka.publisher(prefix);
+    CdcRelay relay =
+        CdcRelay.builder()
+            .name(name)
+            .source(db.url(), db.server.user(), db.server.password())
+            .dataSource(db.ds)
+            .publisher(publisher)
+            .build()
+            .start();
+    return () -> {
+      relay.close();
+      publisher.close();
+    };
+  }
+
+  private double drain(DatabaseServer server, String kind, int n, String what, EngineStarter s)
+      throws Exception {
+    try (Db db = new Db(server, kind)) {
+      String prefix = kafka.newTopicPrefix(what + "-" + kind);
+      String topic = prefix + "order";
+      String name = what + "_" + db.name;
+      try (Engine first = s.start(db, prefix, name)) {
+        Backlog.fill(db.ds, 1, payloadBytes, 1);
+        kafka.awaitCount(topic, 1, Duration.ofMinutes(2));
+        Kafka.sleep(500); // let the position of that row be stored
+      }
+      Backlog.fill(db.ds, n, payloadBytes, 1000);
+      long t0 = System.nanoTime();
+      try (Engine second = s.start(db, prefix, name)) {
+        long[] t = kafka.awaitCount(topic, 1, n + 1, Duration.ofMinutes(15));
+        lastStartupMillis = (t[0] - t0) / 1_000_000;
+        return n / ((t[1] - t[0]) / 1e9);
+      } finally {
+        if (server.dialect() == dev.outboxrelay.core.SqlDialect.POSTGRESQL) {
+          Kafka.sleep(200);
+          db.execute(
+              "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                  + " WHERE database = current_database() AND NOT active");
+        }
+      }
+    }
+  }
+}

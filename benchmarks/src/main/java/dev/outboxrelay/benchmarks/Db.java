@@ -1,0 +1,69 @@
+package dev.outboxrelay.benchmarks;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.testing.DatabaseServer;
+import dev.outboxrelay.writer.OutboxSchema;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** A fresh database with the outbox table on one of the private servers. Close after use. */
+final class Db implements AutoCloseable {
+  final DatabaseServer server;
+  final String name;
+  final String kind;
+  final HikariDataSource ds;
+
+  Db(DatabaseServer server, String kind) {
+    this.server = server;
+    this.kind = kind;
+    this.name = server.createDatabase();
+    this.ds = server.dataSource(name, 16);
+    try (Connection c = ds.getConnection()) {
+      OutboxSchema.createIfMissing(c, OutboxTable.defaults());
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  String url() {
+    return server.jdbcUrl(name);
+  }
+
+  long count(String sql) {
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  void execute(String sql) {
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement()) {
+      st.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+    }
+  }
+
+  long pending() {
+    return count("SELECT COUNT(*) FROM outbox");
+  }
+
+  @Override
+  public void close() {
+    ds.close();
+    try (Connection c = server.connect(server.adminDatabase());
+        Statement st = c.createStatement()) {
+      st.execute("DROP DATABASE IF EXISTS " + name);
+    } catch (SQLException e) {
+      // Best effort: a replication slot may still hold it; the server is private and temporary.
+    }
+  }
+}

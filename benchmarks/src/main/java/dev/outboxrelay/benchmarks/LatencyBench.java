@@ -1,0 +1,141 @@
+package dev.outboxrelay.benchmarks;
+
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.RelayListener;
+import dev.outboxrelay.relay.cdc.CdcRelay;
+import dev.outboxrelay.relay.polling.PollingRelay;
+import dev.outboxrelay.writer.Outbox;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Commit → broker acknowledgement at a fixed offered rate, one message per transaction. The commit
+ * time is taken when {@code commit()} returns; the ack time when the relay reports the message
+ * acknowledged (and marked), through its {@link RelayListener}. Upper bound of commit → ack.
+ */
+final class LatencyBench {
+  enum Mode {
+    POLLING_NOTIFY,
+    POLLING_POLL,
+    CDC
+  }
+
+  /** p50, p99, max in ms. */
+  record Result(double p50, double p99, double max, long count) {}
+
+  private final Kafka kafka;
+  private final int payloadBytes;
+
+  LatencyBench(Kafka kafka, int payloadBytes) {
+    this.kafka = kafka;
+    this.payloadBytes = payloadBytes;
+  }
+
+  Result run(Db db, Mode mode, int ratePerSecond, Duration duration) throws Exception {
+    Map<UUID, Long> committed = new ConcurrentHashMap<>();
+    Histogram histogram = new Histogram(3_600_000_000_000L, 3);
+    AtomicLong measuring = new AtomicLong(Long.MAX_VALUE);
+    AtomicLong early = new AtomicLong(); // acknowledged before the writer recorded its commit
+    RelayListener listener =
+        new RelayListener() {
+          @Override
+          public void onPublished(List<OutboxMessage> messages, Duration publishLatency) {
+            long now = System.nanoTime();
+            for (OutboxMessage m : messages) {
+              Long t = committed.remove(m.id());
+              if (t == null) {
+                early.incrementAndGet();
+              } else if (t >= measuring.get()) {
+                synchronized (histogram) {
+                  histogram.recordValue(now - t);
+                }
+              }
+            }
+          }
+        };
+    String prefix = kafka.newTopicPrefix("lat-" + db.kind);
+    Publisher publisher = kafka.publisher(prefix);
+    AutoCloseable relay = start(db, mode, publisher, listener);
+    try {
+      write(db, committed, ratePerSecond, Duration.ofSeconds(2), null); // warm-up
+      write(db, committed, ratePerSecond, duration, measuring);
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (committed.size() > early.get() && System.nanoTime() < deadline) {
+        Kafka.sleep(20);
+      }
+      if (committed.size() > early.get()) {
+        throw new IllegalStateException(committed.size() + " messages not acknowledged in 30 s");
+      }
+    } finally {
+      relay.close();
+      publisher.close();
+    }
+    synchronized (histogram) {
+      return new Result(
+          histogram.getValueAtPercentile(50) / 1e6,
+          histogram.getValueAtPercentile(99) / 1e6,
+          histogram.getMaxValue() / 1e6,
+          histogram.getTotalCount());
+    }
+  }
+
+  private AutoCloseable start(Db db, Mode mode, Publisher publisher, RelayListener listener) {
+    if (mode == Mode.CDC) {
+      CdcRelay relay =
+          CdcRelay.builder()
+              .name("lat_" + db.name)
+              .source(db.url(), db.server.user(), db.server.password())
+              .dataSource(db.ds)
+              .publisher(publisher)
+              .listener(listener)
+              .build()
+              .start();
+      return relay::close;
+    }
+    PollingRelay relay =
+        PollingRelay.builder()
+            .name("lat-" + db.name)
+            .dataSource(db.ds)
+            .publisher(publisher)
+            .listenNotify(mode == Mode.POLLING_NOTIFY)
+            .listener(listener)
+            .build()
+            .start();
+    return relay::close;
+  }
+
+  /** Commits one message per transaction at the offered rate (schedule kept, not drifting). */
+  private void write(
+      Db db, Map<UUID, Long> committed, int rate, Duration duration, AtomicLong measuring)
+      throws Exception {
+    Outbox outbox = Outbox.builder().build();
+    long period = 1_000_000_000L / rate;
+    long n = duration.toNanos() / period;
+    try (Connection c = db.ds.getConnection()) {
+      c.setAutoCommit(false);
+      long start = System.nanoTime();
+      if (measuring != null) {
+        measuring.set(start);
+      }
+      for (long i = 0; i < n; i++) {
+        long due = start + i * period;
+        long wait = due - System.nanoTime();
+        if (wait > 0) {
+          LockSupport.parkNanos(wait);
+        }
+        OutboxMessage m = Backlog.message("k" + (i % Backlog.KEYS), payloadBytes);
+        outbox.save(c, m);
+        c.commit();
+        committed.put(m.id(), System.nanoTime());
+      }
+    }
+  }
+}

@@ -1,0 +1,217 @@
+package dev.outboxrelay.benchmarks;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** Renders a {@link Report} as markdown tables: throughput with ratios, peers, latency, sweeps. */
+final class MarkdownReport {
+  static final String K = "kafka.raw";
+  private static final String[] DBS = {"postgresql", "mariadb"};
+  private final Report report;
+  private final StringBuilder out = new StringBuilder();
+
+  MarkdownReport(Report report) {
+    this.report = report;
+  }
+
+  String render() {
+    out.append("# outbox-relay benchmark report\n\n");
+    for (Map.Entry<String, String> f : report.facts().entrySet()) {
+      out.append("- ").append(f.getKey()).append(": ").append(f.getValue()).append('\n');
+    }
+    out.append("\nEach figure: median of the runs, with min–max. ×K = ratio to raw Kafka.\n");
+    throughput();
+    peers();
+    latency();
+    sweep("Polling drain on PostgreSQL vs batch size", "batch.");
+    sweep("Polling drain on PostgreSQL vs relay instances", "instances.");
+    table("Writer overhead (business transactions/s)", "writer.");
+    table("Dedup consumer", "dedup.");
+    table("Relay process memory", "rss.");
+    targets();
+    section("Machine load (uptime) before each part");
+    report.loads().forEach(l -> out.append("- ").append(l).append('\n'));
+    if (!report.notes().isEmpty()) {
+      section("Notes");
+      report.notes().forEach(n -> out.append("- ").append(n).append('\n'));
+    }
+    return out.toString();
+  }
+
+  private void throughput() {
+    section("Throughput");
+    out.append("| figure | msg/s | min–max | runs | ×K | how |\n|---|---:|---:|---:|---:|---|\n");
+    Optional<Stats> k = stats(K);
+    for (Figure f : report.figures()) {
+      if (f.id().equals(K) || f.id().startsWith("claim.") || f.id().startsWith("drain.")) {
+        Stats s = f.stats();
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %s | %s | %d | %s | %s |%n",
+                f.label(),
+                num(s.median()),
+                range(s),
+                s.runs(),
+                k.map(ks -> ratio(s.ratioTo(ks))).orElse("–"),
+                f.note()));
+      }
+    }
+  }
+
+  private void peers() {
+    section("Ours vs peers (same servers, same backlog, same Kafka)");
+    out.append("| database | ours | ours msg/s | peer | peer msg/s | ours / peer |\n");
+    out.append("|---|---|---:|---|---:|---:|\n");
+    for (String db : DBS) {
+      for (String ours : List.of("polling", "cdc")) {
+        for (String peer : List.of("gruelbox", "debezium")) {
+          Optional<Stats> o = stats("drain." + ours + "." + db);
+          Optional<Stats> p = stats("drain." + peer + "." + db);
+          if (o.isPresent() && p.isPresent()) {
+            out.append(
+                String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | %s | %s | %s |%n",
+                    db,
+                    ours,
+                    num(o.get().median()),
+                    peer,
+                    num(p.get().median()),
+                    ratio(o.get().ratioTo(p.get()))));
+          }
+        }
+      }
+    }
+  }
+
+  private void latency() {
+    section("Latency commit → broker ack (ms)");
+    out.append("| relay | offered | p50 | p99 | max | runs |\n|---|---:|---:|---:|---:|---:|\n");
+    for (Figure f : report.figures()) {
+      if (f.id().startsWith("latency.") && f.id().endsWith(".p50")) {
+        String base = f.id().substring(0, f.id().length() - 4);
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %s | %s | %s | %s | %d |%n",
+                f.label(),
+                f.note(),
+                cell(base + ".p50"),
+                cell(base + ".p99"),
+                cell(base + ".max"),
+                f.stats().runs()));
+      }
+    }
+  }
+
+  private void sweep(String title, String prefix) {
+    table(title, prefix);
+  }
+
+  private void table(String title, String prefix) {
+    List<Figure> fs = report.figures().stream().filter(f -> f.id().startsWith(prefix)).toList();
+    if (fs.isEmpty()) {
+      return;
+    }
+    section(title);
+    Optional<Stats> k = stats(K);
+    out.append("| figure | median | min–max | unit | runs | ×K | how |\n");
+    out.append("|---|---:|---:|---|---:|---:|---|\n");
+    for (Figure f : fs) {
+      Stats s = f.stats();
+      boolean rate = f.unit().equals("msg/s");
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s | %s | %d | %s | %s |%n",
+              f.label(),
+              num(s.median()),
+              range(s),
+              f.unit(),
+              s.runs(),
+              rate ? k.map(ks -> ratio(s.ratioTo(ks))).orElse("–") : "–",
+              f.note()));
+    }
+  }
+
+  private void targets() {
+    section("Targets (issue #10)");
+    out.append("| target | measured | met |\n|---|---:|---|\n");
+    Optional<Stats> k = stats(K);
+    Optional<Stats> pg = stats("drain.polling.postgresql");
+    Optional<Stats> cdc = stats("drain.cdc.postgresql");
+    Optional<Stats> peer =
+        stats("drain.gruelbox.postgresql")
+            .flatMap(
+                g ->
+                    stats("drain.debezium.postgresql")
+                        .map(d -> d.median() > g.median() ? d : g)
+                        .or(() -> Optional.of(g)))
+            .or(() -> stats("drain.debezium.postgresql"));
+    if (k.isPresent() && pg.isPresent()) {
+      target("polling drain PostgreSQL ≥ 0.35 × K", pg.get().ratioTo(k.get()), 0.35, "×K");
+    }
+    if (peer.isPresent() && pg.isPresent()) {
+      target("polling drain PostgreSQL ≥ 2 × best peer", pg.get().ratioTo(peer.get()), 2, "×");
+    }
+    if (k.isPresent() && cdc.isPresent()) {
+      target("CDC drain PostgreSQL ≥ 0.25 × K", cdc.get().ratioTo(k.get()), 0.25, "×K");
+    }
+    Optional<Stats> cdcMaria = stats("drain.cdc.mariadb");
+    if (k.isPresent() && cdcMaria.isPresent()) {
+      target("CDC drain MariaDB ≥ 0.25 × K", cdcMaria.get().ratioTo(k.get()), 0.25, "×K");
+    }
+    stats("latency.polling-notify.postgresql.p99")
+        .ifPresent(
+            p99 ->
+                out.append(
+                    String.format(
+                        Locale.ROOT,
+                        "| commit → ack p99 ≤ 25 ms with NOTIFY | %s ms | %s |%n",
+                        num(p99.median()),
+                        p99.median() <= 25 ? "yes" : "no")));
+  }
+
+  private void target(String what, double value, double goal, String unit) {
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "| %s | %s %s | %s |%n",
+            what,
+            ratio(value).replace("×", ""),
+            unit,
+            value >= goal ? "yes" : "no"));
+  }
+
+  private String cell(String id) {
+    return stats(id).map(s -> num(s.median()) + " (" + range(s) + ")").orElse("–");
+  }
+
+  private Optional<Stats> stats(String id) {
+    return report.get(id).map(Figure::stats);
+  }
+
+  private void section(String title) {
+    out.append("\n## ").append(title).append("\n\n");
+  }
+
+  static String num(double v) {
+    if (Double.isNaN(v)) {
+      return "–";
+    }
+    return Math.abs(v) >= 100
+        ? String.format(Locale.ROOT, "%,.0f", v)
+        : String.format(Locale.ROOT, "%.2f", v);
+  }
+
+  static String range(Stats s) {
+    return num(s.min()) + "–" + num(s.max());
+  }
+
+  static String ratio(double r) {
+    return Double.isNaN(r) ? "–" : String.format(Locale.ROOT, "%.2f×", r);
+  }
+}

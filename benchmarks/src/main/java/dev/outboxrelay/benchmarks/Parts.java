@@ -1,0 +1,276 @@
+package dev.outboxrelay.benchmarks;
+
+import dev.outboxrelay.testing.DatabaseServer;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Runs the report's parts in order; a failing part is noted in the report and skipped. */
+final class Parts {
+  interface Once {
+    double run() throws Exception;
+  }
+
+  private static final String[] DBS = {"postgresql", "mariadb"};
+  private final Profile p;
+  private final Report report;
+  private final Kafka kafka;
+  private final Map<String, DatabaseServer> dbs;
+  private final Path out;
+
+  Parts(Profile p, Report report, Kafka kafka, Map<String, DatabaseServer> dbs, Path out) {
+    this.p = p;
+    this.report = report;
+    this.kafka = kafka;
+    this.dbs = dbs;
+    this.out = out;
+  }
+
+  void runAll() throws Exception {
+    int n = p.backlog();
+    int size = p.payloadBytes();
+    PollingBench polling = new PollingBench(kafka, size);
+    CdcBench cdc = new CdcBench(kafka, size);
+    part(
+        "kafka",
+        () ->
+            figure(
+                "kafka.raw",
+                "K: raw Kafka producer",
+                "msg/s",
+                p.kafkaMessages() + " records, one producer",
+                () -> RawKafka.run(kafka, p.kafkaMessages(), size)));
+    for (String db : DBS) {
+      part(
+          "claim",
+          () ->
+              figure(
+                  "claim." + db,
+                  "raw claim + delete loop, " + db,
+                  "msg/s",
+                  "polling relay, batch 500, publisher acks at once (no broker)",
+                  () -> polling.drain(dbs.get(db), db, n, 500, 1, false)));
+    }
+    for (String db : DBS) {
+      part(
+          "polling",
+          () ->
+              figure(
+                  "drain.polling." + db,
+                  "polling relay drain, " + db,
+                  "msg/s",
+                  "1 relay, batch 500, to Kafka",
+                  () -> polling.drain(dbs.get(db), db, n, 500, 1, true)));
+    }
+    for (String db : DBS) {
+      part(
+          "cdc",
+          () ->
+              figure(
+                  "drain.cdc." + db,
+                  "CDC relay drain, " + db,
+                  "msg/s",
+                  "backlog written while stopped; first to last message (start-up excluded)",
+                  () -> cdc.ours(dbs.get(db), db, n)));
+    }
+    GruelboxPeer gruelbox = new GruelboxPeer(kafka, size);
+    for (String db : DBS) {
+      part(
+          "gruelbox",
+          () ->
+              figure(
+                  "drain.gruelbox." + db,
+                  "peer gruelbox transaction-outbox 4.2.268, " + db,
+                  "msg/s",
+                  "flush() loop, "
+                      + GruelboxPeer.THREADS
+                      + "-thread executor, send awaited per entry",
+                  () -> gruelbox.drain(dbs.get(db), db, n)));
+    }
+    for (String db : DBS) {
+      part(
+          "debezium",
+          () ->
+              figure(
+                  "drain.debezium." + db,
+                  "peer Debezium 3.5 embedded + Outbox Event Router, " + db,
+                  "msg/s",
+                  "backlog written while stopped; batch acked before commit; rows not deleted",
+                  () -> cdc.debezium(dbs.get(db), db, n)));
+    }
+    for (int batch : new int[] {100, 500, 2000}) {
+      part(
+          "batch",
+          () ->
+              figure(
+                  "batch." + batch,
+                  "batch size " + batch,
+                  "msg/s",
+                  "1 relay, PostgreSQL, to Kafka",
+                  () -> polling.drain(dbs.get("postgresql"), "postgresql", n, batch, 1, true)));
+    }
+    for (int instances = 1; instances <= 3; instances++) {
+      int k = instances;
+      part(
+          "instances",
+          () ->
+              figure(
+                  "instances." + k,
+                  k + " relay instance(s)",
+                  "msg/s",
+                  "batch 500, PostgreSQL, to Kafka, one JVM",
+                  () -> polling.drain(dbs.get("postgresql"), "postgresql", n, 500, k, true)));
+    }
+    part("latency", this::latency);
+    part("writer", this::writer);
+    part(
+        "dedup",
+        () ->
+            figure(
+                "dedup.kafka.postgresql",
+                "dedup consumer (DedupKafkaConsumer), PostgreSQL",
+                "msg/s",
+                "no-op handler; dedup insert + high-water mark per record",
+                () -> {
+                  try (Db db = new Db(dbs.get("postgresql"), "postgresql")) {
+                    return new DedupBench(kafka, size).run(db, n);
+                  }
+                }));
+    part("rss", this::rss);
+  }
+
+  private void latency() throws Exception {
+    LatencyBench bench = new LatencyBench(kafka, p.payloadBytes());
+    record Variant(String id, String label, String db, LatencyBench.Mode mode) {}
+    List<Variant> variants =
+        List.of(
+            new Variant(
+                "polling-notify.postgresql",
+                "polling + NOTIFY, PostgreSQL",
+                "postgresql",
+                LatencyBench.Mode.POLLING_NOTIFY),
+            new Variant(
+                "polling-poll.postgresql",
+                "polling, no NOTIFY (250 ms poll), PostgreSQL",
+                "postgresql",
+                LatencyBench.Mode.POLLING_POLL),
+            new Variant("cdc.postgresql", "CDC, PostgreSQL", "postgresql", LatencyBench.Mode.CDC),
+            new Variant(
+                "polling-poll.mariadb",
+                "polling (250 ms poll), MariaDB",
+                "mariadb",
+                LatencyBench.Mode.POLLING_POLL),
+            new Variant("cdc.mariadb", "CDC, MariaDB", "mariadb", LatencyBench.Mode.CDC));
+    for (Variant v : variants) {
+      Map<String, List<Double>> s = new LinkedHashMap<>();
+      for (int r = 0; r < p.runs(); r++) {
+        try (Db db = new Db(dbs.get(v.db()), v.db())) {
+          LatencyBench.Result res = bench.run(db, v.mode(), p.latencyRate(), p.latencyDuration());
+          s.computeIfAbsent("p50", x -> new ArrayList<>()).add(res.p50());
+          s.computeIfAbsent("p99", x -> new ArrayList<>()).add(res.p99());
+          s.computeIfAbsent("max", x -> new ArrayList<>()).add(res.max());
+          System.out.printf("  latency %s run %d: %s%n", v.id(), r + 1, res);
+        }
+      }
+      String offered = p.latencyRate() + " msg/s × " + p.latencyDuration().toSeconds() + " s";
+      s.forEach(
+          (q, samples) ->
+              report.add(
+                  new Figure("latency." + v.id() + "." + q, v.label(), "ms", samples, offered)));
+    }
+  }
+
+  private void writer() throws Exception {
+    WriterBench bench = new WriterBench(p.payloadBytes());
+    for (String kind : DBS) {
+      List<Double> plain = new ArrayList<>();
+      List<Double> with = new ArrayList<>();
+      List<Double> ratio = new ArrayList<>();
+      for (int r = 0; r < p.runs(); r++) {
+        try (Db db = new Db(dbs.get(kind), kind)) {
+          double a = bench.run(db, false, p.writerDuration());
+          double b = bench.run(db, true, p.writerDuration());
+          plain.add(a);
+          with.add(b);
+          ratio.add(b / a);
+          System.out.printf("  writer %s run %d: %.0f vs %.0f tx/s%n", kind, r + 1, a, b);
+        }
+      }
+      String how =
+          WriterBench.THREADS + " threads, " + p.writerDuration().toSeconds() + " s, no relay";
+      report.add(
+          new Figure(
+              "writer." + kind + ".plain", "business tx alone, " + kind, "tx/s", plain, how));
+      report.add(
+          new Figure(
+              "writer." + kind + ".outbox",
+              "business tx + outbox.save, " + kind,
+              "tx/s",
+              with,
+              how));
+      report.add(
+          new Figure(
+              "writer." + kind + ".ratio",
+              "with / without outbox, " + kind,
+              "ratio",
+              ratio,
+              "per run"));
+    }
+  }
+
+  private void rss() throws Exception {
+    RssBench bench = new RssBench(kafka, p.payloadBytes());
+    String root = System.getProperty("outbox.project.root", ".");
+    Path jar =
+        Paths.get(root, "outbox-relay-daemon", "target", "outbox-relay-daemon-0.1.0-SNAPSHOT.jar");
+    List<Double> samples = new ArrayList<>();
+    for (int r = 0; r < p.runs(); r++) {
+      try (Db db = new Db(dbs.get("postgresql"), "postgresql")) {
+        samples.add(bench.run(db, p.backlog(), jar));
+      }
+    }
+    report.add(
+        new Figure(
+            "rss.relay",
+            "peak RSS (VmHWM) of " + bench.what,
+            "MiB",
+            samples,
+            "draining " + p.backlog() + " rows from PostgreSQL to Kafka"));
+  }
+
+  private void figure(String id, String label, String unit, String note, Once once)
+      throws Exception {
+    List<Double> samples = new ArrayList<>();
+    for (int r = 0; r < p.runs(); r++) {
+      double v = once.run();
+      samples.add(v);
+      System.out.printf("  %s run %d: %.1f %s%n", id, r + 1, v, unit);
+    }
+    report.add(new Figure(id, label, unit, samples, note));
+  }
+
+  private interface Body {
+    void run() throws Exception;
+  }
+
+  private void part(String name, Body body) throws Exception {
+    if (!p.runs(name)) {
+      return;
+    }
+    String load = Machine.uptime();
+    report.load(name, load);
+    System.out.println("== " + name + " (" + load + ")");
+    try {
+      body.run();
+    } catch (Exception | LinkageError e) {
+      String why = name + " failed: " + e;
+      System.out.println("!! " + why);
+      e.printStackTrace(System.out);
+      report.note(why);
+    }
+    report.write(out); // keep partial results if a later part hangs
+  }
+}

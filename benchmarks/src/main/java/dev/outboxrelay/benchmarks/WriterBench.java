@@ -1,0 +1,85 @@
+package dev.outboxrelay.benchmarks;
+
+import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.writer.Outbox;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Writer overhead: the same business transaction (insert one order row, commit) with and without
+ * {@code outbox.save} of a message in it, {@link #THREADS} writer threads, no relay running.
+ */
+final class WriterBench {
+  static final int THREADS = 4;
+  private final int payloadBytes;
+
+  WriterBench(int payloadBytes) {
+    this.payloadBytes = payloadBytes;
+  }
+
+  /** Business transactions per second. */
+  double run(Db db, boolean withOutbox, Duration duration) throws Exception {
+    String uuid = db.server.dialect() == SqlDialect.POSTGRESQL ? "uuid" : "char(36)";
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS orders (id "
+            + uuid
+            + " PRIMARY KEY, customer varchar(64) NOT NULL, amount decimal(12,2) NOT NULL,"
+            + " body text NOT NULL)");
+    Outbox outbox = Outbox.builder().build();
+    String body =
+        new String(Backlog.payload(payloadBytes), java.nio.charset.StandardCharsets.US_ASCII);
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicLong count = new AtomicLong();
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    List<Future<?>> workers = new ArrayList<>();
+    long t0 = System.nanoTime();
+    for (int w = 0; w < THREADS; w++) {
+      workers.add(
+          pool.submit(
+              () -> {
+                try (Connection c = db.ds.getConnection();
+                    PreparedStatement ps =
+                        c.prepareStatement(
+                            "INSERT INTO orders (id, customer, amount, body) VALUES (?, ?, ?, ?)")) {
+                  c.setAutoCommit(false);
+                  boolean pg = db.server.dialect() == SqlDialect.POSTGRESQL;
+                  while (!stop.get()) {
+                    UUID id = UUID.randomUUID();
+                    if (pg) {
+                      ps.setObject(1, id);
+                    } else {
+                      ps.setString(1, id.toString());
+                    }
+                    ps.setString(2, "customer-" + (count.get() % 1000));
+                    ps.setBigDecimal(3, java.math.BigDecimal.valueOf(4200, 2));
+                    ps.setString(4, body);
+                    ps.executeUpdate();
+                    if (withOutbox) {
+                      outbox.save(c, Backlog.message(id.toString(), payloadBytes));
+                    }
+                    c.commit();
+                    count.incrementAndGet();
+                  }
+                }
+                return null;
+              }));
+    }
+    Thread.sleep(duration.toMillis());
+    stop.set(true);
+    for (Future<?> f : workers) {
+      f.get();
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    pool.shutdown();
+    return count.get() / seconds;
+  }
+}
