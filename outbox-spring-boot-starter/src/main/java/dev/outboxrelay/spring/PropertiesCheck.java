@@ -1,0 +1,85 @@
+package dev.outboxrelay.spring;
+
+import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.core.Secrets;
+import dev.outboxrelay.core.SqlIdentifier;
+import java.time.Duration;
+import org.springframework.validation.Errors;
+
+/** The rules of {@link OutboxProperties}; each error names the property key and its value. */
+final class PropertiesCheck {
+  private PropertiesCheck() {}
+
+  static void validate(OutboxProperties p, Errors errors) {
+    identifier(errors, "table.name", p.getTable().getName());
+    if (p.getTable().getSchema() != null) {
+      identifier(errors, "table.schema", p.getTable().getSchema());
+    }
+    if (p.getWriter().getMaxPayloadBytes() < 1) {
+      reject(errors, "writer.maxPayloadBytes", p.getWriter().getMaxPayloadBytes(), "at least 1");
+    }
+    relay(p.getRelay(), errors);
+    String type = p.getPublisher().getType();
+    if (type != null && type.isBlank()) {
+      reject(errors, "publisher.type", type, "a PublisherFactory name such as kafka");
+    }
+    String group = p.getDedup().getGroup();
+    if (group != null && (group.isBlank() || group.length() > 255)) {
+      reject(errors, "dedup.group", group, "1 to 255 characters");
+    }
+    identifier(errors, "dedup.tableName", p.getDedup().getTableName());
+    identifier(errors, "dedup.highWaterMarkTableName", p.getDedup().getHighWaterMarkTableName());
+  }
+
+  private static void relay(OutboxProperties.Relay r, Errors errors) {
+    if (r.getBatchSize() < 1 || r.getBatchSize() > 10_000) {
+      reject(errors, "relay.batchSize", r.getBatchSize(), "between 1 and 10000");
+    }
+    atLeast(errors, "relay.pollInterval", r.getPollInterval(), Duration.ofMillis(1), true);
+    atLeast(errors, "relay.leaseDuration", r.getLeaseDuration(), Duration.ofSeconds(1), false);
+    atLeast(errors, "relay.publishTimeout", r.getPublishTimeout(), Duration.ofMillis(100), false);
+    atLeast(errors, "relay.backoffInitial", r.getBackoffInitial(), Duration.ofMillis(1), false);
+    if (r.getBackoffInitial() != null) {
+      atLeast(errors, "relay.backoffMax", r.getBackoffMax(), r.getBackoffInitial(), false);
+    }
+    atLeast(errors, "relay.keepFor", r.getKeepFor(), Duration.ofMillis(1), true);
+    if (r.getName() != null) {
+      String pattern =
+          r.getMode() == OutboxProperties.RelayMode.CDC
+              ? "[A-Za-z][A-Za-z0-9_-]{0,40}"
+              : "[^\\s].{0,79}";
+      if (!r.getName().matches(pattern)) {
+        reject(errors, "relay.name", r.getName(), "matching " + pattern);
+      }
+    }
+    if (r.isStrictOrder() && r.getMode() == OutboxProperties.RelayMode.CDC) {
+      reject(errors, "relay.strictOrder", true, "false in cdc mode (polling on PostgreSQL only)");
+    }
+  }
+
+  private static void identifier(Errors errors, String field, String value) {
+    try {
+      SqlIdentifier.require(field, value);
+    } catch (OutboxConfigException e) {
+      reject(errors, field, value, "an SQL identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63)");
+    }
+  }
+
+  private static void atLeast(
+      Errors errors, String field, Duration value, Duration min, boolean optional) {
+    if (value == null ? !optional : value.compareTo(min) < 0) {
+      reject(errors, field, value, "at least " + min);
+    }
+  }
+
+  /** Rejects with "outbox.relay.batch-size must be between 1 and 10000, but was 0". */
+  static void reject(Errors errors, String field, Object value, String rule) {
+    String key = "outbox." + dashed(field);
+    String message = key + " must be " + rule + ", but was " + Secrets.maskIfSecret(key, value);
+    errors.rejectValue(field, "outbox.invalid", message);
+  }
+
+  static String dashed(String field) {
+    return field.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
+  }
+}

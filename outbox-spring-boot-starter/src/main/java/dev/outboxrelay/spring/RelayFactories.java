@@ -1,0 +1,67 @@
+package dev.outboxrelay.spring;
+
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.RelayListener;
+import dev.outboxrelay.relay.polling.PollingRelay;
+import dev.outboxrelay.relay.polling.PollingRelayBuilder;
+import dev.outboxrelay.relay.polling.Retention;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/** Builds the polling relay from properties; the CDC relay is in {@link CdcRelayFactory}. */
+final class RelayFactories {
+  private RelayFactories() {}
+
+  static OutboxRelayLifecycle.Handle polling(
+      OutboxProperties.Relay p,
+      String name,
+      DataSource dataSource,
+      OutboxTable table,
+      Publisher publisher,
+      RelayListener listener) {
+    PollingRelayBuilder b =
+        PollingRelay.builder()
+            .name(name)
+            .dataSource(dataSource)
+            .publisher(publisher)
+            .table(table)
+            .batchSize(p.getBatchSize())
+            .leaseDuration(p.getLeaseDuration())
+            .publishTimeout(p.getPublishTimeout())
+            .backoffInitial(p.getBackoffInitial())
+            .backoffMax(p.getBackoffMax())
+            .strictOrder(p.isStrictOrder())
+            .listenNotify(p.isListenNotify())
+            .listener(listener)
+            .retention(
+                p.getKeepFor() == null
+                    ? Retention.deleteImmediately()
+                    : Retention.keepFor(p.getKeepFor()));
+    if (p.getPollInterval() != null) {
+      b.pollInterval(p.getPollInterval());
+    }
+    PollingRelay relay = b.build();
+    return new OutboxRelayLifecycle.Handle() {
+      @Override
+      public void start() {
+        relay.start();
+      }
+
+      @Override
+      public void close() {
+        relay.close();
+      }
+
+      @Override
+      public boolean isRunning() {
+        return relay.isRunning();
+      }
+
+      @Override
+      public Map<String, Object> details() {
+        return Map.of("owner", relay.owner(), "buckets", relay.ownedBuckets().size());
+      }
+    };
+  }
+}

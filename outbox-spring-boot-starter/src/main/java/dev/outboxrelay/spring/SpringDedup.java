@@ -1,0 +1,154 @@
+package dev.outboxrelay.spring;
+
+import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.core.OutboxDatabaseException;
+import dev.outboxrelay.dedup.Dedup;
+import dev.outboxrelay.dedup.DedupHandlerException;
+import dev.outboxrelay.dedup.DedupListener;
+import dev.outboxrelay.dedup.DedupStore;
+import dev.outboxrelay.dedup.KafkaDedup;
+import dev.outboxrelay.dedup.MessageIdentity;
+import dev.outboxrelay.dedup.Outcome;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Consumer-side dedup in a Spring-managed transaction: the message id is recorded (consumer-dedup's
+ * {@link Dedup#decorate}) and the handler runs in one transaction of the application's transaction
+ * manager, so the handler's {@code JdbcTemplate} / JPA writes commit or roll back with the dedup
+ * record. A redelivered message is skipped. Return from the listener only after {@code handle}
+ * returned: the container then commits the offset after the database commit.
+ *
+ * <pre>{@code
+ * @KafkaListener(topics = "outbox.event.order", groupId = "shipping")
+ * void on(ConsumerRecord<String, String> record) {
+ *   dedup.handle(record, () -> shipments.create(record.key()));
+ * }
+ * }</pre>
+ *
+ * Thread-safe.
+ */
+public final class SpringDedup {
+  private final DataSource dataSource;
+  private final Supplier<TransactionTemplate> transactions;
+  private final DedupStore store;
+  private final boolean highWaterMark;
+  private final String defaultGroup;
+  private final List<DedupListener> listeners;
+  private final Map<String, Dedup> groups = new ConcurrentHashMap<>();
+
+  SpringDedup(
+      DataSource dataSource,
+      Supplier<TransactionTemplate> transactions,
+      DedupStore store,
+      boolean highWaterMark,
+      String defaultGroup,
+      List<DedupListener> listeners) {
+    this.dataSource = dataSource;
+    this.transactions = transactions;
+    this.store = store;
+    this.highWaterMark = highWaterMark;
+    this.defaultGroup = defaultGroup;
+    this.listeners = List.copyOf(listeners);
+  }
+
+  /** The work to run once per message; its database writes join the dedup transaction. */
+  @FunctionalInterface
+  public interface Work {
+    void run() throws Exception;
+  }
+
+  /**
+   * Runs {@code work} once per message id (the {@code id} header) in the default group ({@code
+   * outbox.dedup.group}, else {@code spring.kafka.consumer.group-id}).
+   *
+   * @return PROCESSED after commit, or DUPLICATE when the work was skipped (with {@code
+   *     outbox.dedup.high-water-mark} also for a STALE message)
+   * @throws RuntimeException what the work threw (all rolled back: let the container redeliver)
+   */
+  public Outcome handle(ConsumerRecord<?, ?> record, Work work) {
+    return handle(defaultGroup(), KafkaDedup.identity(record), work);
+  }
+
+  /** As {@link #handle(ConsumerRecord, Work)} for an explicit consumer group. */
+  public Outcome handle(String group, ConsumerRecord<?, ?> record, Work work) {
+    return handle(group, KafkaDedup.identity(record), work);
+  }
+
+  /** Any source (a RocketMQ message via {@code RocketMqDedup.identity}, a queue, a webhook). */
+  public Outcome handle(String group, MessageIdentity identity, Work work) {
+    Dedup dedup = groups.computeIfAbsent(group, this::dedup);
+    Outcome outcome;
+    try {
+      outcome = transactions.get().execute(status -> inTransaction(dedup, identity, work));
+    } catch (RuntimeException | Error e) {
+      listeners.forEach(l -> l.onFailure(group, identity, asException(e)));
+      throw e;
+    }
+    listeners.forEach(l -> l.onOutcome(group, identity, outcome));
+    return outcome;
+  }
+
+  private Outcome inTransaction(Dedup dedup, MessageIdentity identity, Work work) {
+    Connection connection = DataSourceUtils.getConnection(dataSource);
+    AtomicBoolean ran = new AtomicBoolean();
+    try {
+      dedup
+          .<MessageIdentity>decorate(
+              m -> m,
+              (c, m) -> {
+                ran.set(true);
+                work.run();
+              })
+          .handle(connection, identity);
+    } catch (Exception e) {
+      throw unwrap(identity, e);
+    } finally {
+      DataSourceUtils.releaseConnection(connection, dataSource);
+    }
+    // Dedup.decorate does not return its outcome, so a skip is reported as DUPLICATE; with the
+    // high-water mark on it may also have been STALE (an old seq of its key).
+    return ran.get() ? Outcome.PROCESSED : Outcome.DUPLICATE;
+  }
+
+  /** The default group, or an error naming the properties that set it. */
+  String defaultGroup() {
+    if (defaultGroup == null) {
+      throw new OutboxConfigException(
+          "outbox.dedup.group", null, "is required (or spring.kafka.consumer.group-id)");
+    }
+    return defaultGroup;
+  }
+
+  private Dedup dedup(String group) {
+    return Dedup.builder().store(store).group(group).highWaterMark(highWaterMark).build();
+  }
+
+  /** The handler's own exception, so the container's error handler classifies it. */
+  private static RuntimeException unwrap(MessageIdentity identity, Exception e) {
+    Throwable cause = e instanceof DedupHandlerException ? e.getCause() : e;
+    if (cause instanceof RuntimeException r) {
+      return r;
+    }
+    if (cause instanceof Error err) {
+      throw err;
+    }
+    if (cause instanceof SQLException sql) {
+      return new OutboxDatabaseException("Dedup of message " + identity.id() + " failed", sql);
+    }
+    return e instanceof RuntimeException r ? r : new DedupHandlerException(identity.id(), e);
+  }
+
+  private static Exception asException(Throwable t) {
+    return t instanceof Exception e ? e : new RuntimeException(t);
+  }
+}

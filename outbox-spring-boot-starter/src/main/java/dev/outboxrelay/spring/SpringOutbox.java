@@ -1,0 +1,84 @@
+package dev.outboxrelay.spring;
+
+import dev.outboxrelay.core.OutboxException;
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.writer.Outbox;
+import java.sql.Connection;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * The {@link Outbox} bean: {@link #save(OutboxMessage)} writes into the current Spring-managed
+ * transaction (a {@code @Transactional} method or a {@code TransactionTemplate} with a {@code
+ * DataSourceTransactionManager}, {@code JdbcTransactionManager} or {@code JpaTransactionManager}),
+ * so the message commits or rolls back with the business data. Thread-safe.
+ */
+public final class SpringOutbox implements Outbox {
+  private final Outbox writer;
+  private final DataSource dataSource;
+  private final boolean requireTransaction;
+
+  SpringOutbox(Outbox writer, DataSource dataSource, boolean requireTransaction) {
+    this.writer = writer;
+    this.dataSource = dataSource;
+    this.requireTransaction = requireTransaction;
+  }
+
+  /**
+   * Inserts one message in the current transaction on the application's DataSource.
+   *
+   * @throws OutboxException if no transaction is active (unless {@code
+   *     outbox.writer.require-transaction=false}, then the row commits on its own) or the active
+   *     transaction is not bound to this DataSource
+   * @throws dev.outboxrelay.core.InvalidMessageException before any SQL, for an invalid message
+   * @throws dev.outboxrelay.core.OutboxDatabaseException if the insert fails; the transaction is
+   *     then marked for rollback by the exception leaving the transactional method
+   */
+  public void save(OutboxMessage message) {
+    saveAll(List.of(message));
+  }
+
+  /** Inserts the messages in one JDBC batch in the current transaction; see {@link #save}. */
+  public void saveAll(Collection<OutboxMessage> messages) {
+    boolean inTransaction = TransactionSynchronizationManager.isActualTransactionActive();
+    if (inTransaction && TransactionSynchronizationManager.getResource(dataSource) == null) {
+      throw new OutboxException(
+          "Outbox.save: the current transaction does not hold a connection of the outbox"
+              + " DataSource (is the transaction manager bound to another DataSource?)");
+    }
+    if (!inTransaction && requireTransaction) {
+      throw new OutboxException(
+          "Outbox.save must run inside a Spring-managed transaction (@Transactional or"
+              + " TransactionTemplate) so the message commits with the business data; set"
+              + " outbox.writer.require-transaction=false to allow saving on its own");
+    }
+    Connection connection = DataSourceUtils.getConnection(dataSource);
+    try {
+      writer.saveAll(connection, messages);
+    } finally {
+      DataSourceUtils.releaseConnection(connection, dataSource);
+    }
+  }
+
+  /** Inserts on a connection the caller manages; see {@link Outbox#saveAll}. */
+  @Override
+  public void saveAll(Connection connection, Collection<OutboxMessage> messages) {
+    writer.saveAll(connection, messages);
+  }
+
+  @Override
+  public OutboxTable table() {
+    return writer.table();
+  }
+
+  @Override
+  public Optional<SqlDialect> dialect() {
+    return writer.dialect();
+  }
+}
