@@ -1,0 +1,35 @@
+package dev.outboxrelay.it.correctness;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.dedup.DedupKafkaConsumer;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * A dedup consumer in its own JVM, to be killed with SIGKILL between its database commit and its
+ * offset commit. Arguments: bootstrap servers, topic, JDBC URL, user, password.
+ */
+public final class ConsumerMain {
+  private ConsumerMain() {}
+
+  public static void main(String[] args) throws Exception {
+    HikariConfig hc = new HikariConfig();
+    hc.setJdbcUrl(args[2]);
+    hc.setUsername(args[3]);
+    hc.setPassword(args[4]);
+    hc.setMaximumPoolSize(2);
+    HikariDataSource ds = new HikariDataSource(hc);
+    DedupKafkaConsumer<String, byte[]> consumer =
+        Consumers.kafka(
+            Consumers.dedup(ds), args[0], args[1], "consumer-" + ProcessHandle.current().pid());
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  consumer.close();
+                  ds.close();
+                }));
+    System.out.println("consumer ready pid=" + ProcessHandle.current().pid());
+    new CountDownLatch(1).await();
+  }
+}
