@@ -123,8 +123,12 @@ final class VerifyCommand implements Callable<Integer> {
     out.printf("missing: %d of %d%n", missing.size(), expected.size());
     for (OutboxMessage m : missing.subList(0, Math.min(missing.size(), 100))) {
       out.printf(
-          "missing id=%s key=%s type=%s seq=%d topic=%s%n",
-          m.id(), m.aggregateId(), m.type(), m.sequence(), topics.topicFor(m));
+          "missing id=%s key=%s type=%s seq=%s topic=%s%n",
+          m.id(),
+          m.aggregateId(),
+          m.type(),
+          m.sequence().isPresent() ? String.valueOf(m.sequence().getAsLong()) : "-",
+          topics.topicFor(m));
     }
     if (missing.size() > 100) {
       out.printf("... and %d more%n", missing.size() - 100);

@@ -1,0 +1,297 @@
+package dev.outboxrelay.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.relay.polling.OutboxAdmin;
+import dev.outboxrelay.testing.DaemonProcess;
+import dev.outboxrelay.testing.KafkaServer;
+import dev.outboxrelay.testing.KafkaTopicReader;
+import dev.outboxrelay.testing.PostgresServer;
+import dev.outboxrelay.testing.ReceivedMessage;
+import dev.outboxrelay.writer.Outbox;
+import dev.outboxrelay.writer.OutboxSchema;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The daemon jar as a separate process against a real PostgreSQL and Kafka: health, metrics, a
+ * relayed message, park and unpark through the CLI, graceful SIGTERM releasing leases, and {@code
+ * verify} finding and republishing a message deleted from the topic's view. The database password
+ * and a TLS key password are canaries that must never appear in any output, with DEBUG logging.
+ */
+class DaemonProcessIT {
+  private static final String TOPIC = "outbox.event.order";
+  private static final String DB_CANARY = "canary-db-7f3a9";
+  private static final String KEY_CANARY = "canary-key-51c2";
+  private static final Duration CLI = Duration.ofSeconds(90);
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  private static PostgresServer pg;
+  private static KafkaServer kafka;
+  private static HikariDataSource app;
+  private static String database;
+
+  @TempDir Path dir;
+  private final List<DaemonProcess> started = new ArrayList<>();
+
+  @BeforeAll
+  static void servers() throws Exception {
+    pg = PostgresServer.shared();
+    kafka = KafkaServer.shared();
+    database = pg.createDatabase();
+    app = pg.dataSource(database, 4);
+    try (Connection c = app.getConnection()) {
+      OutboxSchema.createIfMissing(c, OutboxTable.defaults());
+    }
+    kafka.createTopic(TOPIC, 1);
+  }
+
+  @AfterAll
+  static void closePool() {
+    app.close();
+  }
+
+  @Test
+  void runsAsAServiceAndTheOperatorToolsWork() throws Exception {
+    Path config = writeConfig();
+    Map<String, String> env = Map.of("OUTBOX_LOG_LEVEL", "DEBUG");
+    Instant t0 = Instant.now().minusSeconds(5);
+    DaemonProcess daemon = track(DaemonProcess.run(config, env));
+
+    assertThat(get(daemon, "/health/live")).isEqualTo("200 {\"status\":\"UP\"}");
+    assertThat(get(daemon, "/health/ready"))
+        .isEqualTo("200 {\"relays\":{\"orders\":\"UP\"},\"status\":\"UP\"}");
+
+    List<OutboxMessage> sent = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      sent.add(message("order-" + (i % 5), "{\"n\":" + i + "}"));
+    }
+    byte[] big = new byte[50_000];
+    Arrays.fill(big, (byte) 'x');
+    List<OutboxMessage> poisonKey =
+        List.of(
+            OutboxMessage.builder()
+                .aggregateType("order")
+                .aggregateId("poison")
+                .type("OrderPlaced")
+                .payload(big)
+                .build(),
+            message("poison", "{\"after\":1}"),
+            message("poison", "{\"after\":2}"));
+    save(sent);
+    save(poisonKey);
+
+    KafkaTopicReader reader = new KafkaTopicReader(kafka.bootstrapServers());
+    await().atMost(Duration.ofSeconds(60)).until(() -> reader.readAll(TOPIC).size() >= 20);
+    assertThat(reader.readAll(TOPIC))
+        .extracting(ReceivedMessage::id)
+        .containsExactlyElementsOf(sent.stream().map(OutboxMessage::id).toList());
+
+    OutboxAdmin admin = OutboxAdmin.of(app, OutboxTable.defaults());
+    await().atMost(Duration.ofSeconds(30)).until(() -> admin.parked().size() == 1);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(get(daemon, "/metrics"))
+                    .contains("outbox_published_total{mode=\"polling\",relay=\"orders\"} 20.0")
+                    .contains("outbox_parked_keys{mode=\"polling\",relay=\"orders\"} 1.0")
+                    .contains("outbox_backlog_messages{mode=\"polling\",relay=\"orders\"} 3.0")
+                    .contains("outbox_owned_buckets{mode=\"polling\",relay=\"orders\"} 256.0")
+                    .contains(
+                        "outbox_oldest_pending_age_seconds{mode=\"polling\",relay=\"orders\"}")
+                    .contains("outbox_publish_ack_seconds_count{mode=\"polling\",relay=\"orders\"}")
+                    .contains("outbox_relay_lag_seconds{mode=\"polling\",relay=\"orders\"}"));
+
+    DaemonProcess.Result list = cli(env, "parked", "list", "--config", config.toString());
+    assertThat(list.exitCode()).isZero();
+    assertThat(list.output())
+        .contains("1 parked key(s) in relay orders")
+        .contains("key=poison message=" + poisonKey.get(0).id())
+        .contains("RecordTooLargeException");
+    DaemonProcess.Result status = cli(env, "status", "--config", config.toString());
+    assertThat(status.output())
+        .contains("relay orders (polling, table outbox): pending 3,")
+        .contains("parked keys 1, leases {");
+
+    // SIGTERM: graceful stop releases every lease, so the status shows none.
+    assertThat(daemon.terminate(Duration.ofSeconds(30))).isEqualTo(143);
+    assertThat(daemon.output())
+        .contains("Relay orders stopped")
+        .contains("outbox-relay-daemon stopped");
+    assertThat(cli(env, "status", "--config", config.toString()).output()).contains("leases none");
+
+    // The operator raises the limit (an environment override) and unparks the key: it resumes in
+    // order from its parked message.
+    Map<String, String> raised = new HashMap<>(env);
+    raised.put("OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_MAX_REQUEST_SIZE", "1048576");
+    DaemonProcess second = track(DaemonProcess.run(config, raised));
+    DaemonProcess.Result unpark =
+        cli(env, "parked", "unpark", "--key", "poison", "--config", config.toString());
+    assertThat(unpark.exitCode()).isZero();
+    assertThat(unpark.output()).contains("unparked poison");
+    await().atMost(Duration.ofSeconds(60)).until(() -> reader.readAll(TOPIC).size() >= 23);
+    assertThat(reader.readAll(TOPIC).stream().filter(m -> m.key().equals("poison")))
+        .extracting(ReceivedMessage::id)
+        .containsExactlyElementsOf(poisonKey.stream().map(OutboxMessage::id).toList());
+
+    // The first record disappears from the topic's view; verify finds it and republishes it.
+    ReceivedMessage first = reader.readAll(TOPIC).get(0);
+    try (Admin kafkaAdmin = Admin.create(adminProps())) {
+      kafkaAdmin
+          .deleteRecords(Map.of(new TopicPartition(TOPIC, 0), RecordsToDelete.beforeOffset(1)))
+          .all()
+          .get();
+    }
+    String since = t0.toString();
+    DaemonProcess.Result found =
+        cli(env, "verify", "--since", since, "--config", config.toString());
+    assertThat(found.exitCode()).isEqualTo(1);
+    assertThat(found.output())
+        .contains("verify orders: 23 published row(s)")
+        .contains("missing: 1 of 23")
+        .contains("missing id=" + first.id() + " key=" + first.key());
+    DaemonProcess.Result repaired =
+        cli(env, "verify", "--since", since, "--republish", "--config", config.toString());
+    assertThat(repaired.exitCode()).isZero();
+    assertThat(repaired.output())
+        .contains("missing: 1 of 23")
+        .contains("republished: 1, failed: 0");
+    DaemonProcess.Result clean =
+        cli(env, "verify", "--since", since, "--config", config.toString());
+    assertThat(clean.exitCode()).isZero();
+    assertThat(clean.output()).contains("missing: 0 of 23");
+    reader.close();
+
+    second.terminate(Duration.ofSeconds(30));
+    for (String out :
+        List.of(
+            daemon.output(), second.output(), list.output(), found.output(), repaired.output())) {
+      assertThat(out).doesNotContain(DB_CANARY).doesNotContain(KEY_CANARY);
+    }
+    assertThat(daemon.output()).contains(" DEBUG ");
+  }
+
+  @Test
+  void invalidConfigurationExitsWithTheKeyAndTheValueAndNoSecret() throws Exception {
+    Path config = writeConfig();
+    DaemonProcess.Result r =
+        cli(Map.of("OUTBOX_RELAYS_0_BATCH_SIZE", "lots"), "run", "--config", config.toString());
+    assertThat(r.exitCode()).isEqualTo(OutboxRelayDaemon.EXIT_CONFIG);
+    assertThat(r.output())
+        .contains(
+            "Invalid configuration: relays[0].batch-size must be a whole number from 1 to 10000,"
+                + " but was 'lots'")
+        .doesNotContain(DB_CANARY);
+    DaemonProcess.Result wrongPassword =
+        cli(
+            Map.of("OUTBOX_RELAYS_0_DATABASE_URL", "jdbc:postgresql://127.0.0.1:1/" + database),
+            "run",
+            "--config",
+            config.toString());
+    assertThat(wrongPassword.exitCode()).isEqualTo(OutboxRelayDaemon.EXIT_CONFIG);
+    assertThat(wrongPassword.output())
+        .contains("relays[0].database.url jdbc:postgresql://127.0.0.1:1/")
+        .contains("is not reachable")
+        .doesNotContain(DB_CANARY);
+  }
+
+  private Path writeConfig() throws Exception {
+    Path config = dir.resolve("relay.yaml");
+    Files.writeString(
+        config,
+        String.join(
+            "\n",
+            "http:",
+            "  host: 127.0.0.1",
+            "  port: 0",
+            "relays:",
+            "  - name: orders",
+            "    mode: polling",
+            "    database:",
+            "      url: " + pg.jdbcUrl(database),
+            "      username: " + pg.user(),
+            "      password: " + DB_CANARY,
+            "    retention: keep:1h",
+            "    batch-size: 100",
+            "    poll-interval: 100ms",
+            "    lease-duration: 5s",
+            "    publisher:",
+            "      type: kafka",
+            "      settings:",
+            "        bootstrap.servers: " + kafka.bootstrapServers(),
+            "        max.request.size: 20000",
+            "        ssl.key.password: " + KEY_CANARY,
+            ""));
+    return config;
+  }
+
+  private DaemonProcess track(DaemonProcess d) {
+    started.add(d);
+    return d;
+  }
+
+  @org.junit.jupiter.api.AfterEach
+  void stopDaemons() {
+    started.forEach(DaemonProcess::close);
+  }
+
+  private static DaemonProcess.Result cli(Map<String, String> env, String... args) {
+    return DaemonProcess.exec(List.of(args), env, CLI);
+  }
+
+  private static String get(DaemonProcess d, String path) throws Exception {
+    HttpResponse<String> r =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create("http://" + d.httpAddress() + path)).build(),
+            HttpResponse.BodyHandlers.ofString());
+    return r.statusCode() + " " + r.body();
+  }
+
+  private static OutboxMessage message(String key, String payload) {
+    return OutboxMessage.builder()
+        .aggregateType("order")
+        .aggregateId(key)
+        .type("OrderPlaced")
+        .payload(payload)
+        .build();
+  }
+
+  private static void save(List<OutboxMessage> messages) throws Exception {
+    try (Connection c = app.getConnection()) {
+      c.setAutoCommit(false);
+      Outbox.builder().build().saveAll(c, messages);
+      c.commit();
+    }
+  }
+
+  private static Properties adminProps() {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", kafka.bootstrapServers());
+    return p;
+  }
+}

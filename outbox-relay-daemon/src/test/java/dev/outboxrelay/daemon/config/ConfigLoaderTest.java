@@ -1,0 +1,170 @@
+package dev.outboxrelay.daemon.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.daemon.config.RelayConfig.Mode;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConfigLoaderTest {
+  private static final String MINIMAL =
+      """
+      relays:
+        - name: orders
+          database:
+            url: jdbc:postgresql://127.0.0.1:5432/app
+            username: app
+            password: s3cret-canary
+          publisher:
+            type: kafka
+            settings:
+              bootstrap.servers: 127.0.0.1:9092
+      """;
+
+  @Test
+  void minimalFileTakesTheDocumentedDefaults() {
+    DaemonConfig c = ConfigLoader.parse(MINIMAL, Map.of());
+    assertThat(c.http()).isEqualTo(new DaemonConfig.HttpConfig("0.0.0.0", 8080));
+    RelayConfig r = c.relays().get(0);
+    assertThat(r.mode()).isEqualTo(Mode.POLLING);
+    assertThat(r.table().name()).isEqualTo("outbox");
+    assertThat(r.batchSize()).isEqualTo(500);
+    assertThat(r.pollInterval()).isEqualTo(Duration.ofMillis(200));
+    assertThat(r.leaseDuration()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(r.listenNotify()).isTrue();
+    assertThat(r.strictOrder()).isFalse();
+    assertThat(r.keepPublishedFor()).isEmpty();
+    assertThat(r.database().poolSize()).isEqualTo(4);
+    assertThat(r.publisher().settings()).containsEntry("bootstrap.servers", "127.0.0.1:9092");
+  }
+
+  @Test
+  void environmentOverridesNameKeysByPath() {
+    DaemonConfig c =
+        ConfigLoader.parse(
+            MINIMAL,
+            Map.of(
+                "OUTBOX_HTTP_PORT", "0",
+                "OUTBOX_RELAYS_0_BATCH_SIZE", "50",
+                "OUTBOX_RELAYS_0_DATABASE_PASSWORD", "from-env",
+                "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_BOOTSTRAP_SERVERS", "kafka:9092",
+                "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_MAX_REQUEST_SIZE", "2048",
+                "OUTBOX_RELAYS_0_RETENTION", "keep:1h",
+                "OUTBOX_LOG_LEVEL", "DEBUG",
+                "PATH", "/usr/bin"));
+    RelayConfig r = c.relays().get(0);
+    assertThat(c.http().port()).isZero();
+    assertThat(r.batchSize()).isEqualTo(50);
+    assertThat(r.database().password()).isEqualTo("from-env");
+    assertThat(r.publisher().settings())
+        .containsEntry("bootstrap.servers", "kafka:9092")
+        .containsEntry("max.request.size", "2048");
+    assertThat(r.keepPublishedFor()).contains(Duration.ofHours(1));
+  }
+
+  @Test
+  void environmentAloneCanDescribeARelay() {
+    DaemonConfig c =
+        ConfigLoader.parse(
+            "",
+            Map.of(
+                "OUTBOX_RELAYS_0_NAME", "cdc-orders",
+                "OUTBOX_RELAYS_0_MODE", "cdc",
+                "OUTBOX_RELAYS_0_DATABASE_URL", "jdbc:mariadb://db:3306/app",
+                "OUTBOX_RELAYS_0_PUBLISHER_TYPE", "rocketmq",
+                "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_NAMESRVADDR", "ns:9876"));
+    RelayConfig r = c.relays().get(0);
+    assertThat(r.mode()).isEqualTo(Mode.CDC);
+    assertThat(r.listenNotify()).isFalse();
+    assertThat(r.pollInterval()).isEqualTo(Duration.ofMillis(20));
+    assertThat(r.publisher().settings()).containsEntry("namesrvaddr", "ns:9876");
+  }
+
+  @Test
+  void anEnvironmentVariableThatNamesNoKeyIsRefused() {
+    assertThatThrownBy(() -> ConfigLoader.parse(MINIMAL, Map.of("OUTBOX_RELAYS_0_BATCHSIZ", "5")))
+        .isInstanceOf(OutboxConfigException.class)
+        .hasMessageStartingWith("OUTBOX_RELAYS_0_BATCHSIZ does not name a config key");
+  }
+
+  @Test
+  void errorsNameTheKeyAndTheBadValue() {
+    assertThatThrownBy(() -> parseWith("batch-size: lots"))
+        .hasMessage("relays[0].batch-size must be a whole number from 1 to 10000, but was 'lots'");
+    assertThatThrownBy(() -> parseWith("poll-interval: 5 parsecs"))
+        .hasMessageStartingWith("relays[0].poll-interval must be a positive duration")
+        .hasMessageContaining("'5 parsecs'");
+    assertThatThrownBy(() -> parseWith("mode: batch"))
+        .hasMessage("relays[0].mode must be one of [polling, cdc], but was 'batch'");
+    assertThatThrownBy(() -> parseWith("table: \"outbox; DROP TABLE x\""))
+        .hasMessage("relays[0].table must be a valid identifier, but was 'outbox; DROP TABLE x'");
+    assertThatThrownBy(() -> parseWith("retention: forever"))
+        .hasMessageStartingWith("relays[0].retention must be delete or keep:<duration>");
+    assertThatThrownBy(() -> parseWith("batchsize: 5"))
+        .hasMessageStartingWith("relays[0].batchsize is not a known key");
+    assertThatThrownBy(() -> parseWith("strict-order: true\n    debezium: {a: b}"))
+        .hasMessageStartingWith("relays[0].debezium is for mode cdc only");
+    assertThatThrownBy(() -> ConfigLoader.parse("relays: []", Map.of()))
+        .hasMessageStartingWith("relays must list at least one relay");
+    assertThatThrownBy(() -> ConfigLoader.parse("relays: [\n  - name: x\n", Map.of()))
+        .hasMessageStartingWith("config must be valid YAML at line");
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    MINIMAL.replace("jdbc:postgresql", "jdbc:oracle:thin"), Map.of()))
+        .hasMessageStartingWith("relays[0].database.url must be a jdbc:postgresql:");
+  }
+
+  @Test
+  void strictOrderIsRefusedOutsidePollingOnPostgres() {
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    MINIMAL
+                        .replace(
+                            "jdbc:postgresql://127.0.0.1:5432", "jdbc:mariadb://127.0.0.1:3306")
+                        .replace("  - name: orders", "  - name: orders\n    strict-order: true"),
+                    Map.of()))
+        .hasMessage(
+            "relays[0].strict-order is for the polling relay on PostgreSQL only, but was true");
+  }
+
+  @Test
+  void secretValuesAreMaskedInErrorsAndCollectedForTheLog() {
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    MINIMAL, Map.of("OUTBOX_RELAYS_0_DATABASE_PASSWORD_FILE", "canary-42")))
+        .hasMessageNotContaining("canary-42");
+    DaemonConfig c =
+        ConfigLoader.parse(
+            MINIMAL.replace(
+                "bootstrap.servers: 127.0.0.1:9092",
+                "bootstrap.servers: 127.0.0.1:9092\n        ssl.key.password: key-canary"),
+            Map.of());
+    assertThat(ConfigLoader.secretValues(c))
+        .containsExactlyInAnyOrder("s3cret-canary", "key-canary");
+    assertThat(c.relays().get(0).database().toString()).doesNotContain("s3cret-canary");
+    assertThat(c.relays().get(0).publisher().toString()).doesNotContain("key-canary");
+  }
+
+  @Test
+  void durationsTakeUnitsOrIso8601() {
+    assertThat(ConfigLoader.parseDuration("k", "250ms")).isEqualTo(Duration.ofMillis(250));
+    assertThat(ConfigLoader.parseDuration("k", "3 s")).isEqualTo(Duration.ofSeconds(3));
+    assertThat(ConfigLoader.parseDuration("k", "2d")).isEqualTo(Duration.ofDays(2));
+    assertThat(ConfigLoader.parseDuration("k", "PT1M")).isEqualTo(Duration.ofMinutes(1));
+    assertThatThrownBy(() -> ConfigLoader.parseDuration("k", "0s"))
+        .hasMessageStartingWith("k must be a positive duration");
+    assertThatThrownBy(() -> ConfigLoader.parseDuration("k", "500"))
+        .hasMessageStartingWith("k must be a positive duration");
+  }
+
+  private static DaemonConfig parseWith(String relayLine) {
+    return ConfigLoader.parse(
+        MINIMAL.replace("  - name: orders", "  - name: orders\n    " + relayLine), Map.of());
+  }
+}
