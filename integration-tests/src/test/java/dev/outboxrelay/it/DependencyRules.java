@@ -17,6 +17,8 @@ final class DependencyRules {
   static final String DAEMON = "dev.outboxrelay.daemon..";
   static final String SPRING = "dev.outboxrelay.spring..";
   static final String TESTING = "dev.outboxrelay.testing..";
+  static final String DEMO = "dev.outboxrelay.daemon.demo..";
+  static final String BENCHMARKS = "dev.outboxrelay.benchmarks..";
 
   private DependencyRules() {}
 
@@ -73,9 +75,11 @@ final class DependencyRules {
   static final ArchRule NO_PRODUCTION_CODE_DEPENDS_ON_TESTING =
       noClasses()
           .that()
-          .resideOutsideOfPackage(TESTING)
+          .resideOutsideOfPackages(TESTING, DEMO, BENCHMARKS)
           .should()
           .dependOnClassesThat()
           .resideInAPackage(TESTING)
-          .because("outbox-testing is for tests only");
+          .because(
+              "outbox-testing is for tests only (and for the two harnesses that start private"
+                  + " servers on purpose: the daemon's demo command and the benchmarks)");
 }

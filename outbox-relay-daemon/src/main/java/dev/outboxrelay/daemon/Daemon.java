@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * /health/ready}, {@code /metrics}) and a sampler for the table-derived gauges. {@link #close()}
  * stops relays gracefully (batches finish or are released, leases released), then the endpoints.
  */
-final class Daemon implements AutoCloseable {
+public final class Daemon implements AutoCloseable {
   static final String READY_LINE = "outbox-relay-daemon ready http=";
   private static final Logger log = LoggerFactory.getLogger(Daemon.class);
 
@@ -42,7 +42,7 @@ final class Daemon implements AutoCloseable {
   private HttpServer http;
 
   /** Builds and starts every relay, then the endpoints; on any failure stops what started. */
-  static Daemon start(DaemonConfig config) {
+  public static Daemon start(DaemonConfig config) {
     Daemon daemon = new Daemon();
     try {
       daemon.startAll(config);
@@ -88,7 +88,7 @@ final class Daemon implements AutoCloseable {
   }
 
   /** Where the endpoints listen, {@code host:port}. */
-  String httpAddress() {
+  public String httpAddress() {
     InetSocketAddress a = http.getAddress();
     return a.getHostString() + ":" + a.getPort();
   }

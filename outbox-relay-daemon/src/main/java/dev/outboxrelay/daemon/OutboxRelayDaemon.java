@@ -1,6 +1,7 @@
 package dev.outboxrelay.daemon;
 
 import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.daemon.demo.DemoCommand;
 import dev.outboxrelay.daemon.logging.SecretMask;
 import dev.outboxrelay.relay.cdc.CdcPositionLostException;
 import java.io.PrintWriter;

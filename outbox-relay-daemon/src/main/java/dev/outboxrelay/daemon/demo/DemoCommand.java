@@ -1,8 +1,9 @@
-package dev.outboxrelay.daemon;
+package dev.outboxrelay.daemon.demo;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.daemon.Daemon;
 import dev.outboxrelay.daemon.config.ConfigLoader;
 import dev.outboxrelay.daemon.config.DaemonConfig;
 import dev.outboxrelay.dedup.Dedup;
@@ -60,7 +61,7 @@ import picocli.CommandLine.Spec;
     description =
         "Start a private database and Kafka, write orders through the outbox, relay them,"
             + " consume them with dedup, and print live progress and a summary.")
-final class DemoCommand implements Callable<Integer> {
+public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--orders", defaultValue = "3000", description = "Orders to attempt.")
   int orders;
 
