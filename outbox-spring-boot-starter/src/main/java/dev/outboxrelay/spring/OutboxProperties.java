@@ -214,6 +214,9 @@ public class OutboxProperties implements Validator {
     /** Run a relay inside this application, started and stopped with the context. */
     private boolean enabled;
 
+    /** Start the relay with the application context (false: start the lifecycle bean yourself). */
+    private boolean autoStartup = true;
+
     /** polling or cdc. */
     private RelayMode mode = RelayMode.POLLING;
 
@@ -228,6 +231,14 @@ public class OutboxProperties implements Validator {
 
     public void setEnabled(boolean enabled) {
       this.enabled = enabled;
+    }
+
+    public boolean isAutoStartup() {
+      return autoStartup;
+    }
+
+    public void setAutoStartup(boolean autoStartup) {
+      this.autoStartup = autoStartup;
     }
 
     public RelayMode getMode() {

@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -45,13 +46,14 @@ public class OutboxRelayAutoConfiguration {
       DataSource dataSource,
       Publisher publisher,
       ObjectProvider<RelayListener> listeners,
-      ObjectProvider<OutboxSchemaInitializer> schema) {
+      ObjectProvider<OutboxSchemaInitializer> schema,
+      ApplicationContext context) {
     schema.ifAvailable(s -> {}); // the tables exist before the relay is built
     OutboxProperties.Relay r = p.getRelay();
     OutboxTable table = OutboxAutoConfiguration.table(p);
     boolean cdc = r.getMode() == OutboxProperties.RelayMode.CDC;
     String name = r.getName() != null ? r.getName() : cdc ? "outbox-cdc" : "outbox-relay";
-    if (cdc && !ClassUtils.isPresent(CdcRelayFactory.CLASS, getClass().getClassLoader())) {
+    if (cdc && !ClassUtils.isPresent(CdcRelayFactory.CLASS, context.getClassLoader())) {
       throw new OutboxConfigException(
           "outbox.relay.mode", "cdc", "needs dev.outboxrelay:outbox-relay-cdc on the classpath");
     }
@@ -62,7 +64,7 @@ public class OutboxRelayAutoConfiguration {
               ? CdcRelayFactory.cdc(r, name, env, dataSource, table, publisher, listener)
               : RelayFactories.polling(r, name, dataSource, table, publisher, listener);
         };
-    return new OutboxRelayLifecycle(name, r.getMode(), factory);
+    return new OutboxRelayLifecycle(name, r.getMode(), r.isAutoStartup(), factory);
   }
 
   /** Actuator health of the embedded relay. */

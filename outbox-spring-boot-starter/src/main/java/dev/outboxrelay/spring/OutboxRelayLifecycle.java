@@ -21,11 +21,14 @@ public final class OutboxRelayLifecycle implements SmartLifecycle {
   private final String name;
   private final OutboxProperties.RelayMode mode;
   private final Supplier<Handle> factory;
+  private final boolean autoStartup;
   private volatile Handle relay;
 
-  OutboxRelayLifecycle(String name, OutboxProperties.RelayMode mode, Supplier<Handle> factory) {
+  OutboxRelayLifecycle(
+      String name, OutboxProperties.RelayMode mode, boolean autoStartup, Supplier<Handle> factory) {
     this.name = name;
     this.mode = mode;
+    this.autoStartup = autoStartup;
     this.factory = factory;
   }
 
@@ -85,6 +88,12 @@ public final class OutboxRelayLifecycle implements SmartLifecycle {
   public java.util.Map<String, Object> details() {
     Handle h = relay;
     return h == null ? java.util.Map.of() : h.details();
+  }
+
+  /** {@code outbox.relay.auto-startup}, default true. */
+  @Override
+  public boolean isAutoStartup() {
+    return autoStartup;
   }
 
   @Override

@@ -1,0 +1,100 @@
+package dev.outboxrelay.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.testing.InMemoryPublisher;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
+
+/** A bad outbox.* value fails the start and the message names the property key and the value. */
+class OutboxPropertiesValidationTest {
+  static final ApplicationContextRunner RUNNER =
+      OutboxAutoConfigurationTest.RUNNER.withBean(Publisher.class, InMemoryPublisher::new);
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "outbox.relay.batch-size=0|outbox.relay.batch-size must be between 1 and 10000, but was 0",
+        "outbox.relay.batch-size=10001|outbox.relay.batch-size must be between 1 and 10000",
+        "outbox.relay.lease-duration=500ms|outbox.relay.lease-duration must be at least PT1S",
+        "outbox.relay.poll-interval=0s|outbox.relay.poll-interval must be at least PT0.001S",
+        "outbox.relay.backoff-max=10ms|outbox.relay.backoff-max must be at least PT0.1S",
+        "outbox.relay.publish-timeout=1ms|outbox.relay.publish-timeout must be at least PT0.1S",
+        "outbox.table.name=orders;drop|outbox.table.name must be an SQL identifier",
+        "outbox.table.schema=a b|outbox.table.schema must be an SQL identifier",
+        "outbox.dedup.table-name=1x|outbox.dedup.table-name must be an SQL identifier",
+        "outbox.writer.max-payload-bytes=0|outbox.writer.max-payload-bytes must be at least 1",
+        "outbox.dedup.group= |outbox.dedup.group must be 1 to 255 characters",
+        "outbox.publisher.type= |outbox.publisher.type must be a PublisherFactory name",
+      })
+  void badValueNamesItsKey(String property, String message) {
+    RUNNER
+        .withPropertyValues(property)
+        .run(
+            c -> {
+              assertThat(c).hasFailed();
+              assertThat(c.getStartupFailure()).hasStackTraceContaining(message);
+            });
+  }
+
+  @Test
+  void cdcModeChecksItsOwnRules() {
+    RUNNER
+        .withPropertyValues(
+            "outbox.relay.mode=cdc",
+            "outbox.relay.name=has space",
+            "outbox.relay.strict-order=true")
+        .run(
+            c ->
+                assertThat(c.getStartupFailure())
+                    .hasStackTraceContaining("outbox.relay.name must be matching")
+                    .hasStackTraceContaining("outbox.relay.strict-order must be false in cdc"));
+  }
+
+  @Test
+  void anUnknownModeNamesTheProperty() {
+    RUNNER
+        .withPropertyValues("outbox.relay.mode=sideways")
+        .run(c -> assertThat(c.getStartupFailure()).hasStackTraceContaining("outbox.relay.mode"));
+  }
+
+  @Test
+  void relayWithoutPublisherSaysWhatIsMissing() {
+    new ApplicationContextRunner()
+        .withConfiguration(OutboxAutoConfigurationTest.RUNNER_CONFIG)
+        .withBean(DataSource.class, SimpleDriverDataSource::new)
+        .withPropertyValues("outbox.relay.enabled=true", "outbox.relay.auto-startup=false")
+        .run(
+            c ->
+                assertThat(c.getStartupFailure())
+                    .hasStackTraceContaining("outbox.publisher.type is required"));
+  }
+
+  @Test
+  void anUnknownPublisherTypeListsTheKnownOnes() {
+    new ApplicationContextRunner()
+        .withConfiguration(OutboxAutoConfigurationTest.RUNNER_CONFIG)
+        .withBean(DataSource.class, SimpleDriverDataSource::new)
+        .withPropertyValues(
+            "outbox.relay.enabled=true",
+            "outbox.relay.auto-startup=false",
+            "outbox.publisher.type=pigeon")
+        .run(
+            c ->
+                assertThat(c.getStartupFailure())
+                    .hasStackTraceContaining("outbox.publisher.type must name a PublisherFactory")
+                    .hasStackTraceContaining("[kafka]")
+                    .hasStackTraceContaining("'pigeon'"));
+  }
+
+  @Test
+  void defaultsAreValid() {
+    RUNNER.run(c -> assertThat(c).hasNotFailed());
+  }
+}
