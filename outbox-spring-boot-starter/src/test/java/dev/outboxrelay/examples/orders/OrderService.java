@@ -2,17 +2,23 @@ package dev.outboxrelay.examples.orders;
 
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.spring.SpringOutbox;
+import jakarta.persistence.EntityManager;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-/** Places orders: the order row, the stock update and the event commit or roll back together. */
+/**
+ * Places orders: the order (JPA), the stock update (JDBC) and the event (outbox) commit or roll
+ * back together, in the one transaction of Spring Boot's JpaTransactionManager.
+ */
 @Service
 public class OrderService {
+  private final EntityManager entities;
   private final JdbcTemplate jdbc;
   private final SpringOutbox outbox;
 
-  public OrderService(JdbcTemplate jdbc, SpringOutbox outbox) {
+  public OrderService(EntityManager entities, JdbcTemplate jdbc, SpringOutbox outbox) {
+    this.entities = entities;
     this.jdbc = jdbc;
     this.outbox = outbox;
   }
@@ -24,8 +30,7 @@ public class OrderService {
    */
   @Transactional
   public void placeOrder(String orderId, String item, int quantity) {
-    jdbc.update(
-        "INSERT INTO orders (id, item, quantity) VALUES (?, ?, ?)", orderId, item, quantity);
+    entities.persist(new PurchaseOrder(orderId, item, quantity));
     outbox.save(
         OutboxMessage.builder()
             .aggregateType("order")

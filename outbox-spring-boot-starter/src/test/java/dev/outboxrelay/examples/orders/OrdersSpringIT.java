@@ -34,6 +34,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.orm.jpa.JpaTransactionManager;
+import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * The example application against a real PostgreSQL and a real Kafka broker: order → outbox in
@@ -123,6 +125,12 @@ class OrdersSpringIT {
     assertThat(OUTCOMES.get(id)).containsExactly(Outcome.PROCESSED, Outcome.DUPLICATE);
     assertThat(topic().stream().filter(m -> m.key().equals(order))).hasSize(2);
     assertThat(count("SELECT COUNT(*) FROM shipments WHERE order_id = ?", order)).isOne();
+  }
+
+  @Test
+  void ordersRunOnSpringBootsJpaTransactionManager() {
+    assertThat(app.getBean(PlatformTransactionManager.class))
+        .isInstanceOf(JpaTransactionManager.class);
   }
 
   @Test
