@@ -197,6 +197,20 @@ class DaemonProcessIT {
   }
 
   @Test
+  void theDemoRunsTheWholePipelineEndToEnd() {
+    DaemonProcess.Result demo =
+        DaemonProcess.exec(
+            List.of("demo", "--orders", "600", "--rate", "300"), Map.of(), Duration.ofMinutes(4));
+    assertThat(demo.output())
+        .contains("Relay running; health and metrics on http://127.0.0.1:")
+        .contains("replayed 100 already-published messages")
+        .contains("duplicates suppressed     100")
+        .contains("outbox rows pending       0")
+        .contains("OK: every committed order shipped exactly once, no rolled-back order shipped.");
+    assertThat(demo.exitCode()).as(demo.output()).isZero();
+  }
+
+  @Test
   void invalidConfigurationExitsWithTheKeyAndTheValueAndNoSecret() throws Exception {
     Path config = writeConfig();
     DaemonProcess.Result r =

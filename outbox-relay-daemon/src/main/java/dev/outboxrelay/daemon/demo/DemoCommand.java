@@ -62,11 +62,17 @@ import picocli.CommandLine.Spec;
         "Start a private database and Kafka, write orders through the outbox, relay them,"
             + " consume them with dedup, and print live progress and a summary.")
 public final class DemoCommand implements Callable<Integer> {
-  @Option(names = "--orders", defaultValue = "3000", description = "Orders to attempt.")
+  @Option(names = "--orders", defaultValue = "2000", description = "Orders to attempt.")
   int orders;
 
   @Option(names = "--writers", defaultValue = "4", description = "Concurrent writer threads.")
   int writers;
+
+  @Option(
+      names = "--rate",
+      defaultValue = "200",
+      description = "Orders per second offered by all writers together. Default: ${DEFAULT-VALUE}.")
+  int rate;
 
   @Option(
       names = "--database",
@@ -146,6 +152,11 @@ public final class DemoCommand implements Callable<Integer> {
           DedupKafkaConsumer<String, byte[]> consumer = consumer(store, kafka, app)) {
         out.printf("Relay running; health and metrics on http://%s%n", daemon.httpAddress());
         consumer.start();
+        long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (consumer.assignment().isEmpty() && System.nanoTime() < joinDeadline) {
+          TimeUnit.MILLISECONDS.sleep(50);
+        }
+        out.printf("Consumer joined: %s%n", consumer.assignment());
         ExecutorService pool = Executors.newFixedThreadPool(writers);
         List<java.util.concurrent.Future<?>> writes = new ArrayList<>();
         for (int w = 0; w < writers; w++) {
@@ -153,19 +164,27 @@ public final class DemoCommand implements Callable<Integer> {
           writes.add(pool.submit(() -> write(app, writer)));
         }
         pool.shutdown();
-        boolean replayed = false;
+        int replayed = -1;
         while (true) {
+          long tick = System.nanoTime();
           boolean writing = !pool.awaitTermination(1, TimeUnit.SECONDS);
-          progress(out, started);
-          if (!replayed && committed.get() > orders / 2) {
-            int n = replay(app);
-            out.printf(
-                "  replaying %d already-published messages: the consumer must drop them%n", n);
-            replayed = true;
+          long left = TimeUnit.SECONDS.toNanos(1) - (System.nanoTime() - tick);
+          if (left > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
           }
-          if (!writing
-              && consumed.get() >= committed.get()
-              && (!replayed || duplicates.get() > 0)) {
+          progress(out, started);
+          if (replayed < 0 && committed.get() > orders / 2) {
+            if (mode.equalsIgnoreCase("cdc")) {
+              replayed = 0;
+              out.println("  (no replay in cdc mode: a CDC relay sees inserts, not updates)");
+            } else {
+              replayed = replay(app);
+              out.printf(
+                  "  replayed %d already-published messages: the consumer must drop them%n",
+                  replayed);
+            }
+          }
+          if (!writing && consumed.get() >= committed.get() && duplicates.get() >= replayed) {
             break;
           }
           if (System.nanoTime() - started > TimeUnit.MINUTES.toNanos(5)) {
@@ -184,7 +203,14 @@ public final class DemoCommand implements Callable<Integer> {
   private void write(HikariDataSource app, int writer) {
     Outbox outbox = Outbox.builder().build();
     ThreadLocalRandom random = ThreadLocalRandom.current();
+    long intervalNanos = TimeUnit.SECONDS.toNanos(1) * writers / Math.max(1, rate);
+    long next = System.nanoTime();
     for (int i = writer; i < orders; i += writers) {
+      next += intervalNanos;
+      long wait = next - System.nanoTime();
+      if (wait > 0) {
+        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+      }
       String id = "order-" + i;
       try (Connection c = app.getConnection()) {
         c.setAutoCommit(false);

@@ -1,0 +1,154 @@
+package dev.outboxrelay.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.outboxrelay.daemon.config.ConfigLoader;
+import dev.outboxrelay.daemon.config.DaemonConfig;
+import dev.outboxrelay.daemon.config.RelayConfig;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docker-compose.yml, checked without a Docker engine: it parses, has every service the README
+ * promises, and each relay service's mounted config plus its {@code OUTBOX_*} environment loads
+ * through the daemon's own {@link ConfigLoader}, pointing at services and ports that exist.
+ */
+class DockerComposeTest {
+  private static final Path ROOT = Paths.get("..").toAbsolutePath().normalize();
+  private static final Pattern DEFAULTED = Pattern.compile("\\$\\{([A-Z_]+):-([^}]*)}");
+
+  private final JsonNode services = compose().get("services");
+
+  @Test
+  void hasTheDatabasesBrokersAndBothRelays() {
+    List<String> names = new ArrayList<>();
+    services.fieldNames().forEachRemaining(names::add);
+    assertThat(names)
+        .containsExactlyInAnyOrder(
+            "postgres",
+            "mysql",
+            "kafka",
+            "rocketmq-namesrv",
+            "rocketmq-broker",
+            "relay-polling",
+            "relay-cdc");
+    assertThat(services.at("/postgres/command").toString()).contains("wal_level=logical");
+    assertThat(services.at("/mysql/command").toString())
+        .contains("--log-bin")
+        .contains("--binlog-format=ROW")
+        .contains("--server-id=1");
+    assertThat(services.at("/mysql/image").asText()).startsWith("mysql:8");
+    assertThat(services.at("/kafka/environment/KAFKA_PROCESS_ROLES").asText())
+        .isEqualTo("broker,controller");
+  }
+
+  @Test
+  void thePollingRelayLoadsAndPointsAtPostgresAndKafka() throws Exception {
+    RelayConfig r = relayOf("relay-polling");
+    assertThat(r.mode()).isEqualTo(RelayConfig.Mode.POLLING);
+    assertPointsAt(r.database().url().substring("jdbc:".length()), "postgres");
+    assertPointsAt("kafka://" + r.publisher().settings().get("bootstrap.servers"), "kafka");
+    assertThat(r.database().password()).isEqualTo("outbox");
+    assertThat(r.database().username())
+        .isEqualTo(services.at("/postgres/environment/POSTGRES_USER").asText());
+  }
+
+  @Test
+  void theCdcRelayLoadsAndPointsAtMysqlAndRocketMq() throws Exception {
+    RelayConfig r = relayOf("relay-cdc");
+    assertThat(r.mode()).isEqualTo(RelayConfig.Mode.CDC);
+    assertPointsAt(r.database().url().substring("jdbc:".length()), "mysql");
+    assertPointsAt("rmq://" + r.publisher().settings().get("namesrvAddr"), "rocketmq-namesrv");
+    assertThat(r.debezium()).containsEntry("database.server.id", "5401");
+    assertThat(r.database().username())
+        .isEqualTo(services.at("/mysql/environment/MYSQL_USER").asText());
+  }
+
+  @Test
+  void relayServicesRunTheDaemonJarThatTheBuildMakesAndExposeItsHttpPort() throws Exception {
+    for (String name : List.of("relay-polling", "relay-cdc")) {
+      JsonNode s = services.get(name);
+      assertThat(s.get("command").toString())
+          .contains("\"-jar\"")
+          .contains("\"run\"")
+          .contains("\"--config\"");
+      String jarMount = s.get("volumes").get(0).asText();
+      assertThat(jarMount)
+          .startsWith("./outbox-relay-daemon/target/outbox-relay-daemon-")
+          .contains("-all.jar:");
+      DaemonConfig config = configOf(name);
+      assertThat(containerPorts(s)).contains(config.http().port());
+    }
+  }
+
+  private RelayConfig relayOf(String service) throws Exception {
+    DaemonConfig c = configOf(service);
+    assertThat(c.relays()).hasSize(1);
+    return c.relays().get(0);
+  }
+
+  /** The mounted config file with the service's environment, through the daemon's loader. */
+  private DaemonConfig configOf(String service) throws Exception {
+    JsonNode s = services.get(service);
+    String configMount = null;
+    for (JsonNode v : s.get("volumes")) {
+      if (v.asText().endsWith(":/etc/outbox/relay.yaml:ro")) {
+        configMount = v.asText().substring(0, v.asText().indexOf(':'));
+      }
+    }
+    assertThat(configMount).as("%s mounts its relay.yaml", service).isNotNull();
+    Map<String, String> env = new HashMap<>();
+    s.get("environment")
+        .fields()
+        .forEachRemaining(e -> env.put(e.getKey(), interpolate(e.getValue().asText())));
+    assertThat(env.keySet()).allSatisfy(k -> assertThat(k).startsWith(ConfigLoader.ENV_PREFIX));
+    return ConfigLoader.parse(Files.readString(ROOT.resolve(configMount)), env);
+  }
+
+  /** {@code scheme://host:port/...} names a compose service and a port that service listens on. */
+  private void assertPointsAt(String uri, String service) {
+    URI u = URI.create(uri);
+    assertThat(u.getHost()).isEqualTo(service);
+    assertThat(containerPorts(services.get(service))).contains(u.getPort());
+  }
+
+  private static List<Integer> containerPorts(JsonNode service) {
+    List<Integer> ports = new ArrayList<>();
+    for (JsonNode p : service.get("ports")) {
+      String[] parts = p.asText().split(":");
+      ports.add(Integer.parseInt(parts[parts.length - 1]));
+    }
+    return ports;
+  }
+
+  private static String interpolate(String value) {
+    Matcher m = DEFAULTED.matcher(value);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      m.appendReplacement(out, Matcher.quoteReplacement(m.group(2)));
+    }
+    m.appendTail(out);
+    return out.toString();
+  }
+
+  private static JsonNode compose() {
+    try {
+      return new ObjectMapper(new YAMLFactory())
+          .readTree(Files.readString(ROOT.resolve("docker-compose.yml")));
+    } catch (Exception e) {
+      throw new AssertionError("docker-compose.yml does not parse: " + e.getMessage(), e);
+    }
+  }
+}
