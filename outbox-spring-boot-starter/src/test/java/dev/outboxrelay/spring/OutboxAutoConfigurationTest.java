@@ -12,6 +12,7 @@ import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -91,6 +92,24 @@ class OutboxAutoConfigurationTest {
         .withPropertyValues("outbox.relay.enabled=true", "outbox.relay.auto-startup=false")
         .withBean(Publisher.class, InMemoryPublisher::new)
         .run(c -> assertThat(c).hasNotFailed().hasSingleBean(OutboxRelayLifecycle.class));
+  }
+
+  /** A listener method {@link Deduplicated} cannot serve fails the start, naming the method. */
+  static class WrongListener {
+    @Deduplicated
+    public void on(String payload) {}
+  }
+
+  @Test
+  void deduplicatedWithoutAConsumerRecordFailsTheStart() {
+    RUNNER
+        .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class))
+        .withBean(WrongListener.class)
+        .run(
+            c ->
+                assertThat(c.getStartupFailure())
+                    .hasStackTraceContaining("@Deduplicated WrongListener.on")
+                    .hasStackTraceContaining("needs a ConsumerRecord parameter"));
   }
 
   @Test
