@@ -84,7 +84,24 @@ class DaemonProcessIT {
 
     assertThat(get(daemon, "/health/live")).isEqualTo("200 {\"status\":\"UP\"}");
     assertThat(get(daemon, "/health/ready"))
-        .isEqualTo("200 {\"relays\":{\"orders\":\"UP\"},\"status\":\"UP\"}");
+        .isEqualTo("200 {\"relays\":{\"orders\":\"UP\",\"payments\":\"UP\"},\"status\":\"UP\"}");
+
+    // Two relays in one process: the CDC relay on its own table publishes too.
+    OutboxMessage payment =
+        OutboxMessage.builder()
+            .aggregateType("payment")
+            .aggregateId("payment-1")
+            .type("PaymentCaptured")
+            .payload("{}")
+            .build();
+    try (Connection c = app.getConnection()) {
+      c.setAutoCommit(false);
+      Outbox.builder()
+          .table(OutboxTable.builder().name("payments_outbox").build())
+          .build()
+          .save(c, payment);
+      c.commit();
+    }
 
     List<OutboxMessage> sent = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
@@ -106,6 +123,10 @@ class DaemonProcessIT {
     save(poisonKey);
 
     KafkaTopicReader reader = new KafkaTopicReader(kafka.bootstrapServers());
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> reader.readAll("outbox.event.payment").size() == 1);
+    assertThat(reader.readAll("outbox.event.payment").get(0).id()).isEqualTo(payment.id());
     await().atMost(Duration.ofSeconds(60)).until(() -> reader.readAll(TOPIC).size() >= 20);
     assertThat(reader.readAll(TOPIC))
         .extracting(ReceivedMessage::id)
@@ -127,7 +148,8 @@ class DaemonProcessIT {
                     .contains("outbox_publish_ack_seconds_count{mode=\"polling\",relay=\"orders\"}")
                     .contains("outbox_relay_lag_seconds{mode=\"polling\",relay=\"orders\"}"));
 
-    DaemonProcess.Result list = cli(env, "parked", "list", "--config", config.toString());
+    DaemonProcess.Result list =
+        cli(env, "parked", "list", "--relay", "orders", "--config", config.toString());
     assertThat(list.exitCode()).isZero();
     assertThat(list.output())
         .contains("1 parked key(s) in relay orders")
@@ -143,7 +165,10 @@ class DaemonProcessIT {
     assertThat(daemon.output())
         .contains("Relay orders stopped")
         .contains("outbox-relay-daemon stopped");
-    assertThat(cli(env, "status", "--config", config.toString()).output()).contains("leases none");
+    assertThat(cli(env, "status", "--relay", "orders", "--config", config.toString()).output())
+        .contains("relay orders (polling, table outbox): pending 3,")
+        .contains("leases none")
+        .doesNotContain("relay payments");
 
     // The operator raises the limit (an environment override) and unparks the key: it resumes in
     // order from its parked message.
@@ -151,7 +176,16 @@ class DaemonProcessIT {
     raised.put("OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_MAX_REQUEST_SIZE", "1048576");
     DaemonProcess second = track(DaemonProcess.run(config, raised));
     DaemonProcess.Result unpark =
-        cli(env, "parked", "unpark", "--key", "poison", "--config", config.toString());
+        cli(
+            env,
+            "parked",
+            "unpark",
+            "--key",
+            "poison",
+            "--relay",
+            "orders",
+            "--config",
+            config.toString());
     assertThat(unpark.exitCode()).isZero();
     assertThat(unpark.output()).contains("unparked poison");
     await().atMost(Duration.ofSeconds(60)).until(() -> reader.readAll(TOPIC).size() >= 23);
@@ -169,20 +203,29 @@ class DaemonProcessIT {
     }
     String since = t0.toString();
     DaemonProcess.Result found =
-        cli(env, "verify", "--since", since, "--config", config.toString());
+        cli(env, "verify", "--since", since, "--relay", "orders", "--config", config.toString());
     assertThat(found.exitCode()).isEqualTo(1);
     assertThat(found.output())
         .contains("verify orders: 23 published row(s)")
         .contains("missing: 1 of 23")
         .contains("missing id=" + first.id() + " key=" + first.key());
     DaemonProcess.Result repaired =
-        cli(env, "verify", "--since", since, "--republish", "--config", config.toString());
+        cli(
+            env,
+            "verify",
+            "--since",
+            since,
+            "--republish",
+            "--relay",
+            "orders",
+            "--config",
+            config.toString());
     assertThat(repaired.exitCode()).isZero();
     assertThat(repaired.output())
         .contains("missing: 1 of 23")
         .contains("republished: 1, failed: 0");
     DaemonProcess.Result clean =
-        cli(env, "verify", "--since", since, "--config", config.toString());
+        cli(env, "verify", "--since", since, "--relay", "orders", "--config", config.toString());
     assertThat(clean.exitCode()).isZero();
     assertThat(clean.output()).contains("missing: 0 of 23");
     reader.close();
@@ -260,6 +303,18 @@ class DaemonProcessIT {
             "        bootstrap.servers: " + kafka.bootstrapServers(),
             "        max.request.size: 20000",
             "        ssl.key.password: " + KEY_CANARY,
+            "  - name: payments",
+            "    mode: cdc",
+            "    table: payments_outbox",
+            "    create-schema: true",
+            "    database:",
+            "      url: " + pg.jdbcUrl(database),
+            "      username: " + pg.user(),
+            "      password: " + DB_CANARY,
+            "    publisher:",
+            "      type: kafka",
+            "      settings:",
+            "        bootstrap.servers: " + kafka.bootstrapServers(),
             ""));
     return config;
   }
