@@ -110,7 +110,7 @@ public class OutboxProperties implements Validator {
     private boolean requireTransaction = true;
 
     /** Largest payload accepted, in bytes; keep it at or below the broker's limit. */
-    private int maxPayloadBytes = 1024 * 1024;
+    private int maxPayloadBytes = 1048576;
 
     public boolean isRequireTransaction() {
       return requireTransaction;
