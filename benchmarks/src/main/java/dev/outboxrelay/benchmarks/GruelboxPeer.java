@@ -13,20 +13,20 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The gruelbox transaction-outbox peer: the backlog is scheduled through its own API (entries in
- * its TXNO_OUTBOX table, not dispatched), then a second instance with an 8-thread executor flushes
+ * its TXNO_OUTBOX table, not dispatched), then a second instance with a 16-thread executor flushes
  * it to the same Kafka with the same producer settings: each entry is locked, the send awaited, and
  * the entry deleted, in one transaction per entry (its design).
  */
 final class GruelboxPeer {
-  static final int THREADS = 8;
+  static final int THREADS = 16;
   private final Kafka kafka;
   private final int payloadBytes;
 
@@ -48,7 +48,7 @@ final class GruelboxPeer {
       Dialect dialect =
           server.dialect() == SqlDialect.POSTGRESQL ? Dialect.POSTGRESQL_9 : Dialect.MY_SQL_8;
       TransactionOutbox writer =
-          outbox(tm, dialect, sender, (entry, process) -> {}, Duration.ofMillis(1));
+          outbox(tm, dialect, sender, (entry, process) -> {}, Duration.ofSeconds(1));
       String payload = new String(Backlog.payload(payloadBytes), StandardCharsets.US_ASCII);
       for (int done = 0; done < n; done += 1000) {
         int from = done;
@@ -61,14 +61,21 @@ final class GruelboxPeer {
               }
             });
       }
-      ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+      Kafka.sleep(1100); // the scheduled entries become due after the attempt frequency
+      ThreadPoolExecutor pool =
+          new ThreadPoolExecutor(
+              THREADS, THREADS, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<Runnable>());
       try {
+        // A 10 s attempt frequency: an entry whose lock failed is retried soon, as it would be by
+        // a scheduled flush, instead of after gruelbox's default 2 minutes.
         TransactionOutbox drainer =
-            outbox(tm, dialect, sender, Submitter.withExecutor(pool), Duration.ofMinutes(5));
+            outbox(tm, dialect, sender, Submitter.withExecutor(pool), Duration.ofSeconds(10));
         long t0 = System.nanoTime();
         long deadline = t0 + Duration.ofMinutes(15).toNanos();
         while (kafka.count(topic) < n) {
-          if (!drainer.flush()) {
+          // Flush again once the executor has caught up, as a periodic flush would; flushing
+          // while thousands wait in the queue only pushes them back again.
+          if (pool.getQueue().size() > THREADS || !drainer.flush()) {
             Kafka.sleep(10);
           }
           if (System.nanoTime() > deadline) {
@@ -95,6 +102,7 @@ final class GruelboxPeer {
         .instantiator(Instantiator.using(c -> sender))
         .submitter(submitter)
         .attemptFrequency(attemptFrequency)
+        .flushBatchSize(1000)
         .build();
   }
 }
