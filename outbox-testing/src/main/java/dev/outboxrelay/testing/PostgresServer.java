@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A private PostgreSQL with {@code wal_level=logical}, on a free port, trust authentication, user
  * {@code postgres}. Uses the installed server binaries (Debian's {@code postgresql} package; {@code
- * -Doutbox.postgres.bin=DIR} overrides). As root, the server runs as the {@code postgres} user.
+ * -Doutbox.postgres.bin=DIR} overrides), or else PostgreSQL 17 binaries from Maven Central ({@code
+ * -Doutbox.postgres.bin=bundled} forces them). As root, the server runs as the {@code postgres}
+ * user, or {@code nobody} where there is none.
  */
 public final class PostgresServer implements DatabaseServer {
   private static final Logger log = LoggerFactory.getLogger(PostgresServer.class);
@@ -25,17 +27,18 @@ public final class PostgresServer implements DatabaseServer {
   private final Path bin;
   private final int port;
   private final boolean asRoot = ServerDirs.runningAsRoot();
+  private final String runAs = asRoot ? BinaryLocator.serviceUser("postgres") : null;
 
   private PostgresServer() {
     this.bin = BinaryLocator.postgresBin();
     this.dir = ServerDirs.create("postgres");
     this.port = Ports.free();
-    if (asRoot && !BinaryLocator.handTo("postgres", dir)) {
+    if (asRoot && !BinaryLocator.handTo(runAs, dir)) {
       // The postgres user cannot reach the build directory: keep the data in /tmp instead.
       dir =
           ServerDirs.createUnder(Path.of(System.getProperty("java.io.tmpdir")), "outbox-postgres");
-      if (!BinaryLocator.handTo("postgres", dir)) {
-        throw new ServerStartException("The postgres user cannot write " + dir);
+      if (!BinaryLocator.handTo(runAs, dir)) {
+        throw new ServerStartException("The " + runAs + " user cannot write " + dir);
       }
     }
     Processes.run(
@@ -62,6 +65,18 @@ public final class PostgresServer implements DatabaseServer {
       shared = s;
     }
     return shared;
+  }
+
+  /** A new private server, started; the caller stops it. */
+  public static PostgresServer startNew() {
+    PostgresServer s = new PostgresServer();
+    s.start();
+    return s;
+  }
+
+  /** The directory of the server binaries in use. */
+  public Path binaries() {
+    return bin;
   }
 
   @Override
@@ -121,7 +136,7 @@ public final class PostgresServer implements DatabaseServer {
   private List<String> pgCommand(String program, String... args) {
     List<String> cmd = new ArrayList<>();
     if (asRoot) {
-      cmd.addAll(List.of("runuser", "-u", "postgres", "--"));
+      cmd.addAll(List.of("runuser", "-u", runAs, "--"));
     }
     cmd.add(bin.resolve(program).toString());
     cmd.addAll(List.of(args));

@@ -8,31 +8,65 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /** Finds installed database server binaries; the error says which package provides them. */
 public final class BinaryLocator {
   private BinaryLocator() {}
 
-  /** The directory of {@code initdb} and {@code pg_ctl}: the newest /usr/lib/postgresql/N/bin. */
+  /**
+   * The directory of {@code initdb} and {@code pg_ctl}: {@code -Doutbox.postgres.bin=DIR} (or
+   * {@code =bundled}), else the newest /usr/lib/postgresql/N/bin, else {@code initdb} on the PATH,
+   * else the binaries bundled from Maven Central ({@link BundledPostgres}).
+   */
   public static Path postgresBin() {
     String override = System.getProperty("outbox.postgres.bin");
+    if ("bundled".equals(override)) {
+      return BundledPostgres.bin();
+    }
     if (override != null) {
       return require(Paths.get(override), "initdb", "-Doutbox.postgres.bin");
     }
     Path debian = Paths.get("/usr/lib/postgresql");
     if (Files.isDirectory(debian)) {
       try (Stream<Path> versions = Files.list(debian)) {
-        return versions
-            .map(v -> v.resolve("bin"))
-            .filter(b -> Files.isExecutable(b.resolve("initdb")))
-            .max(Comparator.comparingInt(b -> version(b.getParent())))
-            .orElseThrow(() -> missing("initdb", "postgresql"));
+        Optional<Path> newest =
+            versions
+                .map(v -> v.resolve("bin"))
+                .filter(b -> Files.isExecutable(b.resolve("initdb")))
+                .max(Comparator.comparingInt(b -> version(b.getParent())));
+        if (newest.isPresent()) {
+          return newest.get();
+        }
       } catch (IOException e) {
-        throw missing("initdb", "postgresql");
+        // fall through to the PATH and the bundled binaries
       }
     }
-    return onPath("initdb", "postgresql").getParent();
+    try {
+      return onPath("initdb", "postgresql").getParent();
+    } catch (ServerStartException notInstalled) {
+      if (BundledPostgres.available()) {
+        return BundledPostgres.bin();
+      }
+      throw notInstalled;
+    }
+  }
+
+  /**
+   * The OS user a server runs as when the JVM is root: {@code preferred} if it exists, else {@code
+   * nobody}.
+   */
+  public static String serviceUser(String preferred) {
+    try {
+      Processes.run(
+          List.of("id", "-u", preferred),
+          Paths.get(System.getProperty("java.io.tmpdir"), "outbox-id-" + preferred + ".log"),
+          Duration.ofSeconds(10));
+      return preferred;
+    } catch (ServerStartException noSuchUser) {
+      return "nobody";
+    }
   }
 
   public static Path mariadbd() {
