@@ -65,8 +65,14 @@ final class LatencyBench {
     Publisher publisher = kafka.publisher(prefix);
     AutoCloseable relay = start(db, mode, publisher, listener);
     try {
-      write(db, committed, ratePerSecond, Duration.ofSeconds(2), null); // warm-up
-      write(db, committed, ratePerSecond, duration, measuring);
+      long warm = write(db, committed, ratePerSecond, Duration.ofSeconds(2), null);
+      // Start measuring once the relay streams: a CDC relay catches up its first rows from the
+      // table, whichever path they take they must all be on the topic before we go on.
+      kafka.awaitCount(prefix + "order", warm, Duration.ofMinutes(2));
+      committed.clear();
+      early.set(0);
+      long measured = write(db, committed, ratePerSecond, duration, measuring);
+      kafka.awaitCount(prefix + "order", warm + measured, Duration.ofMinutes(2));
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (committed.size() > early.get() && System.nanoTime() < deadline) {
         Kafka.sleep(20);
@@ -113,7 +119,7 @@ final class LatencyBench {
   }
 
   /** Commits one message per transaction at the offered rate (schedule kept, not drifting). */
-  private void write(
+  private long write(
       Db db, Map<UUID, Long> committed, int rate, Duration duration, AtomicLong measuring)
       throws Exception {
     Outbox outbox = Outbox.builder().build();
@@ -137,5 +143,6 @@ final class LatencyBench {
         committed.put(m.id(), System.nanoTime());
       }
     }
+    return n;
   }
 }

@@ -23,38 +23,55 @@ final class RssBench {
   private final Kafka kafka;
   private final int payloadBytes;
   String what;
+  private String whyNotDaemon;
 
   RssBench(Kafka kafka, int payloadBytes) {
     this.kafka = kafka;
     this.payloadBytes = payloadBytes;
   }
 
-  /** MiB of VmHWM after draining {@code n} rows. */
+  /**
+   * MiB of VmHWM after draining {@code n} rows: the daemon jar if it starts, else a JVM running
+   * {@link RelayProcess} ({@link #what} says which, and why).
+   */
   double run(Db db, int n, Path daemonJar) throws Exception {
+    if (daemonJar != null && Files.exists(daemonJar)) {
+      Path dir = Files.createTempDirectory("outbox-bench-daemon");
+      String prefix = kafka.newTopicPrefix("rss-daemon-" + db.kind);
+      List<String> cmd = java();
+      cmd.addAll(List.of("-jar", daemonJar.toString(), "run", "--config", yaml(db, prefix, dir)));
+      try {
+        double mib = measure(db, n, prefix, cmd, "outbox-relay-daemon ready", dir);
+        what = "outbox-relay-daemon jar (" + HEAP + ")";
+        return mib;
+      } catch (Exception e) {
+        String log = Files.readAllLines(dir.resolve("relay.log")).stream().findFirst().orElse("");
+        whyNotDaemon = "daemon jar did not start (" + e.getMessage() + "; " + log + ")";
+      }
+    } else {
+      whyNotDaemon = "daemon jar not built";
+    }
     String prefix = kafka.newTopicPrefix("rss-" + db.kind);
-    Backlog.fill(db.ds, n, payloadBytes, 1000);
-    Path dir = Files.createTempDirectory("outbox-bench-rss");
+    List<String> cmd = java();
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
+    cmd.add(RelayProcess.class.getName());
+    cmd.addAll(List.of(db.url(), db.server.user(), db.server.password(), kafka.bootstrap, prefix));
+    what = "a JVM running PollingRelay alone (" + whyNotDaemon + "; " + HEAP + ")";
+    return measure(db, n, prefix, cmd, "ready", Files.createTempDirectory("outbox-bench-rss"));
+  }
+
+  private static List<String> java() {
     List<String> cmd = new ArrayList<>();
     cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add(HEAP);
-    String ready;
-    if (daemonJar != null && Files.exists(daemonJar)) {
-      what = "outbox-relay-daemon jar (" + HEAP + ")";
-      cmd.addAll(List.of("-jar", daemonJar.toString(), "run", "--config", yaml(db, prefix, dir)));
-      ready = "outbox-relay-daemon ready";
-    } else {
-      what = "a JVM running PollingRelay alone (daemon jar not built; " + HEAP + ")";
-      cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
-      cmd.add(RelayProcess.class.getName());
-      cmd.addAll(
-          List.of(db.url(), db.server.user(), db.server.password(), kafka.bootstrap, prefix));
-      ready = "ready";
-    }
-    Process p =
-        new ProcessBuilder(cmd)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.PIPE)
-            .start();
+    return cmd;
+  }
+
+  private double measure(Db db, int n, String prefix, List<String> cmd, String ready, Path dir)
+      throws Exception {
+    db.execute("DELETE FROM outbox");
+    Backlog.fill(db.ds, n, payloadBytes, 1000);
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     try {
       awaitLine(p, ready, dir.resolve("relay.log"));
       kafka.awaitCount(prefix + "order", n, Duration.ofMinutes(15));
