@@ -6,8 +6,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
  * Health of the embedded relay (contributor {@code outbox}): DOWN when the relay was started but
- * its threads died or it is stopped; UP otherwise, with the backlog (rows not yet published) and
- * the number of parked keys as details. A parked key does not make the application DOWN: it is an
+ * its threads died, UNKNOWN while it is not started ({@code outbox.relay.auto-startup=false}, or
+ * after the context stopped it), UP otherwise; with the backlog (rows not yet published) and the
+ * number of parked keys as details. A parked key does not make the application DOWN: it is an
  * operator's matter (see OutboxAdmin), and other keys keep flowing.
  */
 public final class OutboxHealthIndicator implements HealthIndicator {
@@ -21,7 +22,8 @@ public final class OutboxHealthIndicator implements HealthIndicator {
 
   @Override
   public Health health() {
-    Health.Builder b = relay.isAlive() ? Health.up() : Health.down();
+    Health.Builder b =
+        relay.isAlive() ? Health.up() : relay.isRunning() ? Health.down() : Health.unknown();
     b.withDetail("relay", relay.name())
         .withDetail("mode", relay.mode().name().toLowerCase(java.util.Locale.ROOT))
         .withDetail("started", relay.isRunning())

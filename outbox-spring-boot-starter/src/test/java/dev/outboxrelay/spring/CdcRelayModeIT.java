@@ -59,6 +59,9 @@ class CdcRelayModeIT {
               assertThat(c).hasNotFailed();
               relay[0] = c.getBean(OutboxRelayLifecycle.class);
               assertThat(relay[0].isAlive()).isTrue();
+              assertThat(c.getBean(OutboxHealthIndicator.class).health().getDetails())
+                  .containsEntry("mode", "cdc")
+                  .containsEntry("streaming", true);
               SpringOutbox outbox = c.getBean(SpringOutbox.class);
               TransactionTemplate tx =
                   new TransactionTemplate(c.getBean(PlatformTransactionManager.class));
