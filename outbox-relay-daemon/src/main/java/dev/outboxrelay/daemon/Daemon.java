@@ -87,6 +87,12 @@ public final class Daemon implements AutoCloseable {
     http.start();
   }
 
+  /** Messages acknowledged by the broker and marked done, over every relay of this process. */
+  public long publishedCount() {
+    return Math.round(
+        registry.find("outbox.published").counters().stream().mapToDouble(c -> c.count()).sum());
+  }
+
   /** Where the endpoints listen, {@code host:port}. */
   public String httpAddress() {
     InetSocketAddress a = http.getAddress();

@@ -38,7 +38,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -92,7 +93,11 @@ public final class DemoCommand implements Callable<Integer> {
   private final AtomicLong rolledBack = new AtomicLong();
   private final AtomicLong consumed = new AtomicLong();
   private final AtomicLong duplicates = new AtomicLong();
-  private final ConcurrentHistogram latencyMicros = new ConcurrentHistogram(60_000_000L, 3);
+
+  /** Commit → consumed, per progress interval; {@link #latencyMicros} accumulates the intervals. */
+  private final Recorder interval = new Recorder(60_000_000L, 3);
+
+  private final Histogram latencyMicros = new Histogram(60_000_000L, 3);
 
   @Override
   public Integer call() throws Exception {
@@ -172,7 +177,7 @@ public final class DemoCommand implements Callable<Integer> {
           if (left > 0) {
             TimeUnit.NANOSECONDS.sleep(left);
           }
-          progress(out, started);
+          progress(out, started, daemon.publishedCount());
           if (replayed < 0 && committed.get() > orders / 2) {
             if (mode.equalsIgnoreCase("cdc")) {
               replayed = 0;
@@ -285,7 +290,7 @@ public final class DemoCommand implements Callable<Integer> {
               Header at = r.headers().lastHeader("committed-at-micros");
               if (at != null) {
                 long us = micros() - Long.parseLong(new String(at.value(), StandardCharsets.UTF_8));
-                latencyMicros.recordValue(Math.max(0, Math.min(us, 59_000_000L)));
+                interval.recordValue(Math.max(0, Math.min(us, 59_000_000L)));
               }
             })
         .build();
@@ -310,21 +315,25 @@ public final class DemoCommand implements Callable<Integer> {
     return n;
   }
 
-  private void progress(PrintWriter out, long started) {
+  private void progress(PrintWriter out, long started, long published) {
+    Histogram last = interval.getIntervalHistogram();
+    latencyMicros.add(last);
     out.printf(
-        "%5.1fs  written %d (rolled back %d)  consumed %d  duplicates suppressed %d  latency"
-            + " p50 %.1f ms p99 %.1f ms%n",
+        "%5.1fs  written %d (rolled back %d)  published %d  consumed %d  duplicates suppressed %d"
+            + "  latency (last second) p50 %.1f ms p99 %.1f ms%n",
         (System.nanoTime() - started) / 1e9,
         committed.get(),
         rolledBack.get(),
+        published,
         consumed.get(),
         duplicates.get(),
-        latencyMicros.getValueAtPercentile(50) / 1000.0,
-        latencyMicros.getValueAtPercentile(99) / 1000.0);
+        last.getValueAtPercentile(50) / 1000.0,
+        last.getValueAtPercentile(99) / 1000.0);
     out.flush();
   }
 
   private int summary(PrintWriter out, HikariDataSource app, long started) throws SQLException {
+    latencyMicros.add(interval.getIntervalHistogram());
     long shipped;
     long shippedRolledBack;
     long pending;
