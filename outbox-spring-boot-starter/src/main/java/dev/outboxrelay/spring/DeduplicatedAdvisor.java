@@ -1,6 +1,6 @@
 package dev.outboxrelay.spring;
 
-import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.core.OutboxException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -35,10 +35,12 @@ final class DeduplicatedAdvisor extends AbstractPointcutAdvisor {
         }
         if (Arrays.stream(method.getParameterTypes())
             .noneMatch(ConsumerRecord.class::isAssignableFrom)) {
-          throw new OutboxConfigException(
-              "@Deduplicated " + targetClass.getSimpleName() + "." + method.getName(),
-              null,
-              "needs a ConsumerRecord parameter (the message id is its 'id' header)");
+          throw new OutboxException(
+              "@Deduplicated "
+                  + targetClass.getSimpleName()
+                  + "."
+                  + method.getName()
+                  + " needs a ConsumerRecord parameter (the message id is its \'id\' header)");
         }
         return true;
       }

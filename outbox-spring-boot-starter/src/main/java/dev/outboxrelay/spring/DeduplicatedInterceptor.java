@@ -1,6 +1,6 @@
 package dev.outboxrelay.spring;
 
-import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.core.OutboxException;
 import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicReference;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -41,10 +41,12 @@ final class DeduplicatedInterceptor implements MethodInterceptor {
       }
     }
     Method m = invocation.getMethod();
-    throw new OutboxConfigException(
-        "@Deduplicated " + m.getDeclaringClass().getSimpleName() + "." + m.getName(),
-        null,
-        "needs a ConsumerRecord parameter (the message id is its 'id' header)");
+    throw new OutboxException(
+        "@Deduplicated "
+            + m.getDeclaringClass().getSimpleName()
+            + "."
+            + m.getName()
+            + " was called without a ConsumerRecord argument");
   }
 
   /** Keeps a checked Throwable from the method intact through SpringDedup. */

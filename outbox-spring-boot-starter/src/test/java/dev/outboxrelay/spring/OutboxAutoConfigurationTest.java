@@ -87,6 +87,32 @@ class OutboxAutoConfigurationTest {
   }
 
   @Test
+  void theTopicTemplatePlaceholderSurvivesSpringsPlaceholderResolution() {
+    RUNNER
+        .withPropertyValues(
+            "outbox.publisher.settings.topic-template=shop.${aggregatetype}",
+            "outbox.publisher.settings.linger.ms=5")
+        .run(
+            c ->
+                assertThat(c.getBean(OutboxProperties.class).getPublisher().getSettings())
+                    .containsEntry("topic-template", "shop.${aggregatetype}")
+                    .containsEntry("linger.ms", "5"));
+  }
+
+  @Test
+  void kafkaBootstrapServersDefaultToSpringKafkas() {
+    var env =
+        new org.springframework.mock.env.MockEnvironment()
+            .withProperty("spring.kafka.bootstrap-servers", "a:1,b:2");
+    assertThat(PublisherFactories.settings("kafka", java.util.Map.of(), env))
+        .containsEntry("bootstrap.servers", "a:1,b:2");
+    assertThat(
+            PublisherFactories.settings("kafka", java.util.Map.of("bootstrap.servers", "c:3"), env))
+        .containsEntry("bootstrap.servers", "c:3");
+    assertThat(PublisherFactories.settings("rocketmq", java.util.Map.of(), env)).isEmpty();
+  }
+
+  @Test
   void theApplicationsOwnPublisherIsUsed() {
     RUNNER
         .withPropertyValues("outbox.relay.enabled=true", "outbox.relay.auto-startup=false")
