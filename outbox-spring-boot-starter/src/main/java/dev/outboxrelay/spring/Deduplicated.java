@@ -26,6 +26,10 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface Deduplicated {
-  /** Consumer group of the dedup records; default {@code outbox.dedup.group}. */
+  /**
+   * Consumer group of the dedup records. Default: the {@code groupId} of the method's {@code
+   * KafkaListener} when it is a literal, else {@code outbox.dedup.group}, else {@code
+   * spring.kafka.consumer.group-id}.
+   */
   String group() default "";
 }

@@ -1,6 +1,7 @@
 package dev.outboxrelay.spring;
 
 import dev.outboxrelay.core.OutboxException;
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicReference;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -8,6 +9,8 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.core.annotation.MergedAnnotations;
 
 /** Runs a {@link Deduplicated} method through {@link SpringDedup}. */
 final class DeduplicatedInterceptor implements MethodInterceptor {
@@ -21,10 +24,10 @@ final class DeduplicatedInterceptor implements MethodInterceptor {
   public Object invoke(MethodInvocation invocation) throws Throwable {
     ConsumerRecord<?, ?> record = record(invocation);
     SpringDedup d = dedup.getObject();
-    Deduplicated annotation =
-        AnnotatedElementUtils.findMergedAnnotation(invocation.getMethod(), Deduplicated.class);
-    String group =
-        annotation == null || annotation.group().isEmpty() ? d.defaultGroup() : annotation.group();
+    String group = group(invocation.getMethod());
+    if (group == null) {
+      group = d.defaultGroup();
+    }
     AtomicReference<Object> result = new AtomicReference<>();
     try {
       d.handle(group, record, () -> result.set(proceed(invocation)));
@@ -32,6 +35,27 @@ final class DeduplicatedInterceptor implements MethodInterceptor {
       throw f.getCause();
     }
     return result.get();
+  }
+
+  /**
+   * {@code @Deduplicated(group)}, else the {@code groupId} of the method's {@code @KafkaListener}
+   * when it is a literal (looked up by name: spring-kafka stays optional), else null.
+   */
+  static String group(Method method) {
+    Deduplicated annotation =
+        AnnotatedElementUtils.findMergedAnnotation(method, Deduplicated.class);
+    if (annotation != null && !annotation.group().isEmpty()) {
+      return annotation.group();
+    }
+    MergedAnnotation<Annotation> listener =
+        MergedAnnotations.from(method).get("org.springframework.kafka.annotation.KafkaListener");
+    if (listener.isPresent()) {
+      String groupId = listener.getString("groupId");
+      if (!groupId.isBlank() && !groupId.contains("${") && !groupId.contains("#{")) {
+        return groupId;
+      }
+    }
+    return null;
   }
 
   private static ConsumerRecord<?, ?> record(MethodInvocation invocation) {
