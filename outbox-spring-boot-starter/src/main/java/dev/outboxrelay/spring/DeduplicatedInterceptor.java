@@ -1,6 +1,7 @@
 package dev.outboxrelay.spring;
 
 import dev.outboxrelay.core.OutboxException;
+import dev.outboxrelay.dedup.KafkaDedup;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicReference;
@@ -30,7 +31,7 @@ final class DeduplicatedInterceptor implements MethodInterceptor {
     }
     AtomicReference<Object> result = new AtomicReference<>();
     try {
-      d.handle(group, record, () -> result.set(proceed(invocation)));
+      d.handle(group, KafkaDedup.identity(record), () -> result.set(proceed(invocation)));
     } catch (ProceedFailure f) {
       throw f.getCause();
     }

@@ -111,10 +111,16 @@ public class OutboxAutoConfiguration {
         listeners.orderedStream().toList());
   }
 
-  /** {@link Deduplicated} on Kafka listener methods. */
+  /** {@link SpringKafkaDedup} and {@link Deduplicated} on Kafka listener methods. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(ConsumerRecord.class)
-  static class DeduplicatedConfiguration {
+  static class KafkaDedupConfiguration {
+    @Bean
+    @ConditionalOnMissingBean
+    SpringKafkaDedup springKafkaDedup(SpringDedup dedup) {
+      return new SpringKafkaDedup(dedup);
+    }
+
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static DeduplicatedAdvisor outboxDeduplicatedAdvisor(ObjectProvider<SpringDedup> dedup) {

@@ -6,7 +6,6 @@ import dev.outboxrelay.dedup.Dedup;
 import dev.outboxrelay.dedup.DedupHandlerException;
 import dev.outboxrelay.dedup.DedupListener;
 import dev.outboxrelay.dedup.DedupStore;
-import dev.outboxrelay.dedup.KafkaDedup;
 import dev.outboxrelay.dedup.MessageIdentity;
 import dev.outboxrelay.dedup.Outcome;
 import java.sql.Connection;
@@ -17,7 +16,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -29,13 +27,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  * returned: the container then commits the offset after the database commit.
  *
  * <pre>{@code
- * @KafkaListener(topics = "outbox.event.order", groupId = "shipping")
- * void on(ConsumerRecord<String, String> record) {
- *   dedup.handle(record, () -> shipments.create(record.key()));
- * }
+ * dedup.handle("billing", RocketMqDedup.identity(message), () -> invoices.create(message));
  * }</pre>
  *
- * Thread-safe.
+ * For Kafka records use {@link SpringKafkaDedup} or {@link Deduplicated}. Inside a transaction that
+ * is already running, {@code handle} joins it: the commit, and with it the dedup record, happens
+ * when that outer transaction commits.
+ *
+ * <p>Thread-safe.
  */
 public final class SpringDedup {
   private final DataSource dataSource;
@@ -68,23 +67,22 @@ public final class SpringDedup {
   }
 
   /**
-   * Runs {@code work} once per message id (the {@code id} header) in the default group ({@code
-   * outbox.dedup.group}, else {@code spring.kafka.consumer.group-id}).
+   * Runs {@code work} once per message id in the default group ({@code outbox.dedup.group}, else
+   * {@code spring.kafka.consumer.group-id}).
    *
    * @return PROCESSED after commit, or DUPLICATE when the work was skipped (with {@code
    *     outbox.dedup.high-water-mark} also for a STALE message)
-   * @throws RuntimeException what the work threw (all rolled back: let the container redeliver)
+   * @throws RuntimeException what the work threw (all rolled back: let the source redeliver)
    */
-  public Outcome handle(ConsumerRecord<?, ?> record, Work work) {
-    return handle(defaultGroup(), KafkaDedup.identity(record), work);
+  public Outcome handle(MessageIdentity identity, Work work) {
+    return handle(defaultGroup(), identity, work);
   }
 
-  /** As {@link #handle(ConsumerRecord, Work)} for an explicit consumer group. */
-  public Outcome handle(String group, ConsumerRecord<?, ?> record, Work work) {
-    return handle(group, KafkaDedup.identity(record), work);
-  }
-
-  /** Any source (a RocketMQ message via {@code RocketMqDedup.identity}, a queue, a webhook). */
+  /**
+   * As {@link #handle(MessageIdentity, Work)} for an explicit consumer group. The identity comes
+   * from any source: {@code KafkaDedup.identity(record)}, {@code RocketMqDedup.identity(message)},
+   * a queue, a webhook.
+   */
   public Outcome handle(String group, MessageIdentity identity, Work work) {
     Dedup dedup = groups.computeIfAbsent(group, this::dedup);
     Outcome outcome;

@@ -37,6 +37,7 @@ class OutboxAutoConfigurationTest {
           assertThat(c).hasSingleBean(OutboxAdmin.class).hasSingleBean(DedupStore.class);
           assertThat(c).hasSingleBean(SpringDedup.class).hasSingleBean(OutboxMeters.class);
           assertThat(c).hasSingleBean(DeduplicatedAdvisor.class);
+          assertThat(c).hasSingleBean(SpringKafkaDedup.class);
           assertThat(c).doesNotHaveBean(OutboxRelayLifecycle.class);
           assertThat(c).doesNotHaveBean(Publisher.class);
           assertThat(c).doesNotHaveBean(OutboxSchemaInitializer.class);
@@ -166,6 +167,8 @@ class OutboxAutoConfigurationTest {
               assertThat(c).hasNotFailed().hasSingleBean(SpringOutbox.class);
               assertThat(c).doesNotHaveBean(OutboxMeters.class);
               assertThat(c).doesNotHaveBean(DeduplicatedAdvisor.class);
+              assertThat(c).doesNotHaveBean(SpringKafkaDedup.class);
+              assertThat(c).hasSingleBean(SpringDedup.class);
             });
   }
 }

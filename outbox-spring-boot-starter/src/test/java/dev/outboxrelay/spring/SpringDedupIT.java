@@ -32,9 +32,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.annotation.KafkaListener;
 
 /**
- * SpringDedup in a plain {@code @KafkaListener} on real PostgreSQL and Kafka: a handler that throws
- * rolls back its effect and its dedup record, the container redelivers, the effect happens once; a
- * later duplicate is skipped.
+ * SpringKafkaDedup in a plain {@code @KafkaListener} on real PostgreSQL and Kafka: a handler that
+ * throws rolls back its effect and its dedup record, the container redelivers, the effect happens
+ * once; a later duplicate is skipped.
  */
 class SpringDedupIT {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
@@ -46,10 +46,10 @@ class SpringDedupIT {
 
   /** Fails the first delivery of key "flaky" after writing its effect. */
   static class Listener {
-    final SpringDedup dedup;
+    final SpringKafkaDedup dedup;
     final JdbcTemplate jdbc;
 
-    Listener(SpringDedup dedup, JdbcTemplate jdbc) {
+    Listener(SpringKafkaDedup dedup, JdbcTemplate jdbc) {
       this.dedup = dedup;
       this.jdbc = jdbc;
     }
