@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -70,6 +71,7 @@ public class OutboxRelayAutoConfiguration {
   /** Actuator health of the embedded relay. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(HealthIndicator.class)
+  @ConditionalOnEnabledHealthIndicator("outbox")
   static class HealthConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "outboxHealthIndicator")

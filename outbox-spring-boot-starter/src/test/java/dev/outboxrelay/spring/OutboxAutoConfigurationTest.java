@@ -114,6 +114,17 @@ class OutboxAutoConfigurationTest {
   }
 
   @Test
+  void theHealthIndicatorCanBeSwitchedOffLikeBootsOwn() {
+    RUNNER
+        .withPropertyValues(
+            "outbox.relay.enabled=true",
+            "outbox.relay.auto-startup=false",
+            "management.health.outbox.enabled=false")
+        .withBean(Publisher.class, InMemoryPublisher::new)
+        .run(c -> assertThat(c).hasNotFailed().doesNotHaveBean(OutboxHealthIndicator.class));
+  }
+
+  @Test
   void theApplicationsOwnPublisherIsUsed() {
     RUNNER
         .withPropertyValues("outbox.relay.enabled=true", "outbox.relay.auto-startup=false")
