@@ -21,6 +21,22 @@ final class Db implements AutoCloseable {
     this.kind = kind;
     this.name = server.createDatabase();
     this.ds = server.dataSource(name, 16);
+    String slowMs = System.getProperty("outbox.bench.pgSlowMillis");
+    if (slowMs != null && server.dialect() == dev.outboxrelay.core.SqlDialect.POSTGRESQL) {
+      // Diagnostics for profiling: PostgreSQL logs statements slower than this.
+      execute(
+          "ALTER DATABASE "
+              + name
+              + " SET log_min_duration_statement = "
+              + Integer.parseInt(slowMs));
+      execute("ALTER DATABASE " + name + " SET session_preload_libraries = 'auto_explain'");
+      execute(
+          "ALTER DATABASE "
+              + name
+              + " SET auto_explain.log_min_duration = "
+              + Integer.parseInt(slowMs));
+      ds.getHikariPoolMXBean().softEvictConnections();
+    }
     try (Connection c = ds.getConnection()) {
       OutboxSchema.createIfMissing(c, OutboxTable.defaults());
     } catch (SQLException e) {
