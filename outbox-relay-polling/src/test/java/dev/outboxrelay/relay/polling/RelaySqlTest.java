@@ -34,8 +34,8 @@ class RelaySqlTest {
         .startsWith("UPDATE `app`.`events` SET `published_at` = CURRENT_TIMESTAMP(6)")
         .contains("`id` IN (?, ?)")
         .contains(
-            "EXISTS (SELECT 1 FROM `app`.`events_lease` l WHERE l.bucket = `app`.`events`.`bucket`"
-                + " AND l.owner = ? AND l.expires_at > CURRENT_TIMESTAMP(6))");
+            "(SELECT 1 FROM `app`.`events_lease` l WHERE l.bucket = `app`.`events`.`bucket`"
+                + " AND l.owner = ? AND l.expires_at > CURRENT_TIMESTAMP(6)) = 1");
     assertThat(new RelaySql(table, SqlDialect.POSTGRESQL).markDone(1, false))
         .startsWith("DELETE FROM \"app\".\"events\" WHERE");
   }
