@@ -44,6 +44,8 @@ final class ChildJvm implements AutoCloseable {
       Path err = dir.resolve(base + ".err");
       Process p =
           new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      // Never leave a relay or consumer behind when the test JVM exits.
+      Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
       return new ChildJvm(name, p, out, err);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -112,6 +114,11 @@ final class ChildJvm implements AutoCloseable {
 
   String stdout() {
     return read(out);
+  }
+
+  /** stdout and stderr together. */
+  String output() {
+    return stdout() + stderr();
   }
 
   String stderr() {

@@ -3,6 +3,9 @@ package dev.outboxrelay.it.correctness;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.dedup.DedupKafkaConsumer;
+import dev.outboxrelay.dedup.DedupListener;
+import dev.outboxrelay.dedup.MessageIdentity;
+import dev.outboxrelay.dedup.Outcome;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -31,5 +34,15 @@ public final class ConsumerMain {
                 }));
     System.out.println("consumer ready pid=" + ProcessHandle.current().pid());
     new CountDownLatch(1).await();
+  }
+
+  /** One stdout line per redelivery the dedup record suppressed, for the driver to count. */
+  private static final class PrintDuplicates implements DedupListener {
+    @Override
+    public void onOutcome(String group, MessageIdentity message, Outcome outcome) {
+      if (outcome == Outcome.DUPLICATE) {
+        System.out.println("duplicate suppressed " + message.id());
+      }
+    }
   }
 }

@@ -3,6 +3,7 @@ package dev.outboxrelay.it.correctness;
 import dev.outboxrelay.dedup.Dedup;
 import dev.outboxrelay.dedup.DedupHandler;
 import dev.outboxrelay.dedup.DedupKafkaConsumer;
+import dev.outboxrelay.dedup.DedupListener;
 import dev.outboxrelay.dedup.DedupStore;
 import dev.outboxrelay.dedup.KafkaDedup;
 import dev.outboxrelay.dedup.RocketMqDedup;
@@ -31,9 +32,13 @@ final class Consumers {
   private Consumers() {}
 
   static Dedup dedup(DataSource ds) {
+    return dedup(ds, new DedupListener() {});
+  }
+
+  static Dedup dedup(DataSource ds, DedupListener listener) {
     DedupStore store = DedupStore.builder().dataSource(ds).build();
     store.createIfMissing();
-    return Dedup.builder().store(store).group(GROUP).build();
+    return Dedup.builder().store(store).group(GROUP).listener(listener).build();
   }
 
   static void applyEffect(Connection c, String id, String key) throws SQLException {
@@ -54,6 +59,9 @@ final class Consumers {
     p.put("auto.offset.reset", "earliest");
     p.put("enable.auto.commit", "false");
     p.put("max.poll.records", "200");
+    // A killed member's partitions move after this long (the broker's minimum), not 45 s.
+    p.put("session.timeout.ms", "6000");
+    p.put("heartbeat.interval.ms", "1000");
     DedupHandler<ConsumerRecord<String, byte[]>> handler =
         (c, r) -> applyEffect(c, KafkaDedup.identity(r).id(), r.key());
     return DedupKafkaConsumer.<String, byte[]>builder()

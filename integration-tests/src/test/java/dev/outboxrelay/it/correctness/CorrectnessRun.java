@@ -3,8 +3,11 @@ package dev.outboxrelay.it.correctness;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.TopicTemplate;
 import dev.outboxrelay.dedup.Dedup;
 import dev.outboxrelay.testing.BrokerReader;
@@ -17,9 +20,11 @@ import dev.outboxrelay.testing.history.CheckReport;
 import dev.outboxrelay.testing.history.Delivery;
 import dev.outboxrelay.testing.history.History;
 import dev.outboxrelay.testing.history.HistoryChecker;
+import dev.outboxrelay.writer.Outbox;
 import dev.outboxrelay.writer.OutboxSchema;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -65,7 +70,7 @@ final class CorrectnessRun implements AutoCloseable {
     this.kafka = k;
     this.rocketMq = r;
     this.database = db.createDatabase();
-    this.ds = db.dataSource(database, 12);
+    this.ds = dataSource(db, database);
     this.prefix = "c" + UUID.randomUUID().toString().substring(0, 8) + "-";
     this.topic = prefix + "order";
     this.dir = DIR.resolve(scenario.replaceAll("[^A-Za-z0-9]+", "-"));
@@ -82,6 +87,19 @@ final class CorrectnessRun implements AutoCloseable {
     } else {
       r.createTopic(topic, 4);
     }
+  }
+
+  /** A pool whose sockets time out, so that no writer waits forever on a database that died. */
+  private static HikariDataSource dataSource(DatabaseServer db, String database) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(db.jdbcUrl(database));
+    config.setUsername(db.user());
+    config.setPassword(db.password());
+    config.setMaximumPoolSize(12);
+    config.setConnectionTimeout(5_000);
+    config.addDataSourceProperty(
+        "socketTimeout", db.dialect() == SqlDialect.POSTGRESQL ? "30" : "30000");
+    return new HikariDataSource(config);
   }
 
   static CorrectnessRun kafka(String scenario, DatabaseServer db, KafkaServer kafka) {
@@ -168,6 +186,44 @@ final class CorrectnessRun implements AutoCloseable {
 
   void awaitWritersDone() throws Exception {
     writers.done().get(10, TimeUnit.MINUTES);
+  }
+
+  /**
+   * Writes messages of one key, each in its own committed transaction, in order; a payload of
+   * {@code sizes[i]} bytes for message {@code i}.
+   */
+  List<UUID> writeKey(String key, int... sizes) throws SQLException {
+    List<UUID> ids = new ArrayList<>();
+    Outbox outbox = Outbox.builder().build();
+    try (Connection c = ds.getConnection()) {
+      c.setAutoCommit(false);
+      for (int size : sizes) {
+        OutboxMessage m =
+            OutboxMessage.builder()
+                .aggregateType("order")
+                .aggregateId(key)
+                .type("OrderChanged")
+                .payload(new byte[size])
+                .build();
+        try (PreparedStatement ps =
+            c.prepareStatement("INSERT INTO business_write (id, k) VALUES (?, ?)")) {
+          ps.setString(1, m.id().toString());
+          ps.setString(2, key);
+          ps.executeUpdate();
+        }
+        outbox.save(c, m);
+        long from = System.nanoTime();
+        c.commit();
+        history.committed(key, m.id(), from, System.nanoTime());
+        ids.add(m.id());
+      }
+    }
+    return ids;
+  }
+
+  /** A timed pause of the driver (no sleep: Awaitility's poll delay). */
+  static void pause(Duration d) {
+    await().pollDelay(d).atMost(d.plusSeconds(5)).until(() -> true);
   }
 
   void fault(String what) {

@@ -16,8 +16,14 @@ final class RelayProcess {
 
   private RelayProcess() {}
 
-  /** Whether relays run from the daemon jar rather than {@link RelayMain}. */
+  /**
+   * Whether relays run from the daemon jar rather than {@link RelayMain}: when the jar exists,
+   * unless {@code -Dcorrectness.relays=main}.
+   */
   static boolean usesDaemonJar() {
+    if ("main".equals(System.getProperty("correctness.relays"))) {
+      return false;
+    }
     String jar = System.getProperty("outbox.daemon.jar");
     return jar != null && Files.isRegularFile(Path.of(jar));
   }

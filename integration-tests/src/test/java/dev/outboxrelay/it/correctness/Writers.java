@@ -35,14 +35,32 @@ final class Writers implements AutoCloseable {
       boolean sharedKeys,
       int ratePerSecond,
       int maxCommitDelayMillis,
-      boolean orderBySeq) {
+      boolean orderBySeq,
+      boolean outboxRowsFirst) {
     static Options of(int messages) {
-      return new Options(messages, 6, 3, false, 250, 20, false);
+      return new Options(messages, 6, 3, false, 250, 20, false, false);
     }
 
+    /** All lanes write the same {@code keys} keys, so same-key transactions overlap. */
     Options sharedKeys(int keys, boolean orderBySeq) {
       return new Options(
-          messages, lanes, keys, true, ratePerSecond, maxCommitDelayMillis, orderBySeq);
+          messages, lanes, keys, true, ratePerSecond, maxCommitDelayMillis, orderBySeq, false);
+    }
+
+    /**
+     * The outbox rows are the transaction's first write (by default the business row is), so the
+     * transaction's id is assigned when its first outbox row is inserted.
+     */
+    Options withOutboxRowsFirst() {
+      return new Options(
+          messages,
+          lanes,
+          keysPerLane,
+          sharedKeys,
+          ratePerSecond,
+          maxCommitDelayMillis,
+          orderBySeq,
+          true);
     }
   }
 
@@ -66,7 +84,7 @@ final class Writers implements AutoCloseable {
   Writers start() {
     for (int i = 0; i < options.lanes(); i++) {
       Lane lane = new Lane(i);
-      exec.execute(lane::begin);
+      exec.execute(guarded(lane::begin));
     }
     return this;
   }
@@ -83,6 +101,18 @@ final class Writers implements AutoCloseable {
 
   CompletableFuture<Void> done() {
     return done;
+  }
+
+  /** A lane that dies fails the run at once instead of leaving it waiting. */
+  private Runnable guarded(Runnable step) {
+    return () -> {
+      try {
+        step.run();
+      } catch (Throwable t) {
+        t.printStackTrace(System.out);
+        done.completeExceptionally(t);
+      }
+    };
   }
 
   private final class Lane {
@@ -112,19 +142,20 @@ final class Writers implements AutoCloseable {
         for (int i = 0, n = 1 + random.nextInt(3); i < n; i++) {
           messages.add(message(key(random)));
         }
-        insertBusinessRows(messages);
         outbox.saveAll(conn, messages);
+        insertBusinessRows(messages);
         seqs = options.orderBySeq() ? seqs(messages) : null;
         tx = messages;
         written.addAndGet(messages.size());
         exec.schedule(
-            this::finish,
+            guarded(this::finish),
             random.nextInt(options.maxCommitDelayMillis() + 1),
             TimeUnit.MILLISECONDS);
-      } catch (SQLException | RuntimeException e) {
-        // Nothing of this transaction committed: it dies with its connection.
+      } catch (SQLException | RuntimeException | AssertionError e) {
+        // Nothing of this transaction committed: it dies with its connection. (pgjdbc's
+        // executeBatch throws AssertionError, not SQLException, when the server went away.)
         failed();
-        exec.schedule(this::begin, 200, TimeUnit.MILLISECONDS);
+        exec.schedule(guarded(this::begin), 200, TimeUnit.MILLISECONDS);
       }
     }
 
@@ -146,7 +177,7 @@ final class Writers implements AutoCloseable {
             history.committed(m.aggregateId(), m.id(), lo, hi);
           }
         }
-      } catch (SQLException | RuntimeException e) {
+      } catch (SQLException | RuntimeException | AssertionError e) {
         for (int i = 0; i < tx.size(); i++) {
           OutboxMessage m = tx.get(i);
           if (rollback) {
@@ -161,7 +192,7 @@ final class Writers implements AutoCloseable {
         pause = 200;
       }
       tx = List.of();
-      exec.schedule(this::begin, pause, TimeUnit.MILLISECONDS);
+      exec.schedule(guarded(this::begin), pause, TimeUnit.MILLISECONDS);
     }
 
     private String key(ThreadLocalRandom random) {
