@@ -39,7 +39,7 @@ final class Kafka implements AutoCloseable {
     p.put("bootstrap.servers", bootstrap);
     p.put("enable.idempotence", "true");
     p.put("acks", "all");
-    p.put("linger.ms", "5");
+    p.put("linger.ms", System.getProperty("outbox.bench.lingerMs", "5"));
     p.put("batch.size", String.valueOf(256 * 1024));
     p.put("compression.type", "lz4");
     p.put("max.in.flight.requests.per.connection", "5");

@@ -24,6 +24,7 @@ record Profile(
   static final Set<String> ALL =
       new TreeSet<>(
           Arrays.asList(
+              "warmup",
               "kafka",
               "claim",
               "polling",
@@ -44,6 +45,9 @@ record Profile(
     int payload = 256;
     Set<String> parts = ALL;
     for (String a : args) {
+      if (a.startsWith("--only=") && !a.contains("warmup")) {
+        a = a + ",warmup"; // every selection warms up first
+      }
       if (a.startsWith("--runs=")) {
         runs = Integer.parseInt(a.substring(7));
       } else if (a.startsWith("--backlog=")) {
