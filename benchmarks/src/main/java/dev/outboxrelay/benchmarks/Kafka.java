@@ -54,8 +54,15 @@ final class Kafka implements AutoCloseable {
   }
 
   KafkaPublisher publisher(String prefix) {
+    return publisher(prefix, Map.of());
+  }
+
+  /** A publisher with the shared producer settings, some of them overridden. */
+  KafkaPublisher publisher(String prefix, Map<String, String> overrides) {
+    Map<String, String> settings = producerSettings();
+    settings.putAll(overrides);
     return KafkaPublisher.builder()
-        .producerProperties(producerSettings())
+        .producerProperties(settings)
         .topicTemplate(TopicTemplate.of(prefix + TopicTemplate.PLACEHOLDER))
         .build();
   }

@@ -1,8 +1,8 @@
 package dev.outboxrelay.benchmarks;
 
 import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.PublishResult;
 import dev.outboxrelay.core.Publisher;
-import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.polling.PollingRelay;
 import dev.outboxrelay.writer.Outbox;
@@ -18,8 +18,9 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Commit → broker acknowledgement at a fixed offered rate, one message per transaction. The commit
- * time is taken when {@code commit()} returns; the ack time when the relay reports the message
- * acknowledged (and marked), through its {@link RelayListener}. Upper bound of commit → ack.
+ * time is taken when {@code commit()} returns; the ack time when the Kafka publisher's stage for
+ * the message's batch completes (every message of the batch acknowledged by the broker), seen
+ * through a decorating {@link Publisher}.
  */
 final class LatencyBench {
   enum Mode {
@@ -33,10 +34,12 @@ final class LatencyBench {
 
   private final Kafka kafka;
   private final int payloadBytes;
+  final int lingerMs;
 
-  LatencyBench(Kafka kafka, int payloadBytes) {
+  LatencyBench(Kafka kafka, int payloadBytes, int lingerMs) {
     this.kafka = kafka;
     this.payloadBytes = payloadBytes;
+    this.lingerMs = lingerMs;
   }
 
   Result run(Db db, Mode mode, int ratePerSecond, Duration duration) throws Exception {
@@ -44,26 +47,48 @@ final class LatencyBench {
     Histogram histogram = new Histogram(3_600_000_000_000L, 3);
     AtomicLong measuring = new AtomicLong(Long.MAX_VALUE);
     AtomicLong early = new AtomicLong(); // acknowledged before the writer recorded its commit
-    RelayListener listener =
-        new RelayListener() {
-          @Override
-          public void onPublished(List<OutboxMessage> messages, Duration publishLatency) {
-            long now = System.nanoTime();
-            for (OutboxMessage m : messages) {
-              Long t = committed.remove(m.id());
-              if (t == null) {
-                early.incrementAndGet();
-              } else if (t >= measuring.get()) {
-                synchronized (histogram) {
-                  histogram.recordValue(now - t);
-                }
+    // The ack time: when the publisher's stage for the batch completes, i.e. when the broker
+    // acknowledged every message of it (before the relay marks them).
+    java.util.function.Consumer<List<PublishResult>> acked =
+        results -> {
+          long now = System.nanoTime();
+          for (PublishResult r : results) {
+            if (!r.isAcknowledged()) {
+              continue;
+            }
+            Long t = committed.remove(r.message().id());
+            if (t == null) {
+              early.incrementAndGet();
+            } else if (t >= measuring.get()) {
+              synchronized (histogram) {
+                histogram.recordValue(now - t);
               }
             }
           }
         };
     String prefix = kafka.newTopicPrefix("lat-" + db.kind);
-    Publisher publisher = kafka.publisher(prefix);
-    AutoCloseable relay = start(db, mode, publisher, listener);
+    Publisher kafkaPublisher =
+        kafka.publisher(prefix, Map.of("linger.ms", String.valueOf(lingerMs)));
+    Publisher publisher =
+        new Publisher() {
+          @Override
+          public java.util.concurrent.CompletionStage<List<PublishResult>> publish(
+              List<OutboxMessage> batch) {
+            return kafkaPublisher
+                .publish(batch)
+                .thenApply(
+                    results -> {
+                      acked.accept(results);
+                      return results;
+                    });
+          }
+
+          @Override
+          public void close() {
+            kafkaPublisher.close();
+          }
+        };
+    AutoCloseable relay = start(db, mode, publisher);
     try {
       long warm = write(db, committed, ratePerSecond, Duration.ofSeconds(2), null);
       // Start measuring once the relay streams: a CDC relay catches up its first rows from the
@@ -93,7 +118,7 @@ final class LatencyBench {
     }
   }
 
-  private AutoCloseable start(Db db, Mode mode, Publisher publisher, RelayListener listener) {
+  private AutoCloseable start(Db db, Mode mode, Publisher publisher) {
     if (mode == Mode.CDC) {
       CdcRelay relay =
           CdcRelay.builder()
@@ -101,7 +126,6 @@ final class LatencyBench {
               .source(db.url(), db.server.user(), db.server.password())
               .dataSource(db.ds)
               .publisher(publisher)
-              .listener(listener)
               .build()
               .start();
       return relay::close;
@@ -112,7 +136,6 @@ final class LatencyBench {
             .dataSource(db.ds)
             .publisher(publisher)
             .listenNotify(mode == Mode.POLLING_NOTIFY)
-            .listener(listener)
             .build()
             .start();
     return relay::close;

@@ -156,7 +156,7 @@ final class Parts {
   }
 
   private void latency() throws Exception {
-    LatencyBench bench = new LatencyBench(kafka, p.payloadBytes());
+    LatencyBench bench = new LatencyBench(kafka, p.payloadBytes(), 0);
     record Variant(String id, String label, String db, LatencyBench.Mode mode) {}
     List<Variant> variants =
         List.of(
@@ -188,7 +188,12 @@ final class Parts {
           System.out.printf("  latency %s run %d: %s%n", v.id(), r + 1, res);
         }
       }
-      String offered = p.latencyRate() + " msg/s × " + p.latencyDuration().toSeconds() + " s";
+      String offered =
+          p.latencyRate()
+              + " msg/s × "
+              + p.latencyDuration().toSeconds()
+              + " s, linger.ms="
+              + bench.lingerMs;
       s.forEach(
           (q, samples) ->
               report.add(
