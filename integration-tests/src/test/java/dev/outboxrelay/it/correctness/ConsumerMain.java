@@ -10,7 +10,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A dedup consumer in its own JVM, to be killed with SIGKILL between its database commit and its
- * offset commit. Arguments: bootstrap servers, topic, JDBC URL, user, password.
+ * offset commit. Arguments: bootstrap servers, topic, JDBC URL, user, password, and optionally
+ * {@code N}: halt the JVM (no shutdown hooks, like SIGKILL) right after the N-th database commit,
+ * before that message's offset can be committed.
  */
 public final class ConsumerMain {
   private ConsumerMain() {}
@@ -36,12 +38,26 @@ public final class ConsumerMain {
     new CountDownLatch(1).await();
   }
 
-  /** One stdout line per redelivery the dedup record suppressed, for the driver to count. */
-  private static final class PrintDuplicates implements DedupListener {
+  /**
+   * Prints one line per redelivery the dedup record suppressed, for the driver to count; halts
+   * after the N-th processed message if asked to.
+   */
+  private static final class Outcomes implements DedupListener {
+    private final int haltAfter;
+    private int processed;
+
+    Outcomes(int haltAfter) {
+      this.haltAfter = haltAfter;
+    }
+
     @Override
     public void onOutcome(String group, MessageIdentity message, Outcome outcome) {
       if (outcome == Outcome.DUPLICATE) {
         System.out.println("duplicate suppressed " + message.id());
+      }
+      if (outcome == Outcome.PROCESSED && ++processed == haltAfter) {
+        System.out.println("halting after the database commit of " + message.id());
+        Runtime.getRuntime().halt(137);
       }
     }
   }

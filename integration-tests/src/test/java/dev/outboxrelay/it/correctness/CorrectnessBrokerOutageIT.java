@@ -23,12 +23,13 @@ class CorrectnessBrokerOutageIT {
             "5 Kafka kill -9 for 8s > delivery timeout 3s, polling x2, PostgreSQL",
             DB.server(),
             kafka)) {
-      for (String name : new String[] {"p1", "p2"}) {
-        run.relay(
-            run.polling(name)
-                .publisher("request.timeout.ms", "1000")
-                .publisher("delivery.timeout.ms", "3000"));
-      }
+      run.relays(
+          run.polling("p1")
+              .publisher("request.timeout.ms", "1000")
+              .publisher("delivery.timeout.ms", "3000"),
+          run.polling("p2")
+              .publisher("request.timeout.ms", "1000")
+              .publisher("delivery.timeout.ms", "3000"));
       run.consumers(2);
       run.write(Writers.Options.of(CorrectnessRun.MESSAGES));
       run.awaitProgress(0.3);
@@ -52,9 +53,9 @@ class CorrectnessBrokerOutageIT {
             "5 RocketMQ kill -9 for 8s > send timeout 3s, polling x2, PostgreSQL",
             DB.server(),
             rocketMq)) {
-      for (String name : new String[] {"p1", "p2"}) {
-        run.relay(run.polling(name).publisher("sendMsgTimeout", "3000"));
-      }
+      run.relays(
+          run.polling("p1").publisher("sendMsgTimeout", "3000"),
+          run.polling("p2").publisher("sendMsgTimeout", "3000"));
       run.consumers(1);
       run.write(Writers.Options.of(CorrectnessRun.MESSAGES));
       run.awaitProgress(0.3);

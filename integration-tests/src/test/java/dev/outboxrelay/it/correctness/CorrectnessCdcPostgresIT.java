@@ -69,7 +69,7 @@ class CorrectnessCdcPostgresIT {
       RelaySpec spec = run.cdc("cdc1");
       ChildJvm relay = run.relay(spec);
       run.consumers(2);
-      Writers writers = run.write(Writers.Options.of(CorrectnessRun.MESSAGES / 2));
+      Writers writers = run.write(Writers.Options.of(CorrectnessRun.MESSAGES));
       writers.done().get();
       relay.stop();
       // The slot stays active for a moment after the walsender's client is gone.
@@ -80,18 +80,18 @@ class CorrectnessCdcPostgresIT {
               () -> {
                 try (var c = run.ds.getConnection();
                     var st = c.createStatement()) {
-                  st.execute("SELECT pg_drop_replication_slot('cdc1')");
+                  st.execute("SELECT pg_drop_replication_slot('" + spec.name() + "')");
                 }
                 return true;
               });
       run.writeKey("after-loss", 10, 10, 10);
       ChildJvm refused = RelayProcess.launch(spec, run.dir);
       assertThat(refused.awaitExit(Duration.ofSeconds(90))).as("exit code").isNotZero();
-      assertThat(refused.output()).contains("cdc1").containsIgnoringCase("cannot resume");
+      assertThat(refused.output()).contains(spec.name()).containsIgnoringCase("cannot resume");
       run.fault("slot dropped, relay exited " + refused.awaitExit(Duration.ZERO));
       // The operator reconciles: reset the stored position; pending rows are published again.
       CdcRelay.builder()
-          .name("cdc1")
+          .name(spec.name())
           .source(run.db.jdbcUrl(run.database), run.db.user(), run.db.password())
           .dataSource(run.ds)
           .publisher(new dev.outboxrelay.testing.InMemoryPublisher())

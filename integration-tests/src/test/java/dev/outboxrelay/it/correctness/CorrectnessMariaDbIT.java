@@ -20,8 +20,7 @@ class CorrectnessMariaDbIT {
             "3+9 kill -9 relay processes x2, MariaDB restarted, polling x2, MariaDB, Kafka",
             DB.server(),
             KAFKA.server())) {
-      List<ChildJvm> relays =
-          new ArrayList<>(List.of(run.relay(run.polling("p1")), run.relay(run.polling("p2"))));
+      List<ChildJvm> relays = new ArrayList<>(run.relays(run.polling("p1"), run.polling("p2")));
       run.consumers(2);
       Writers writers = run.write(Writers.Options.of(CorrectnessRun.MESSAGES));
       for (int kill = 0; kill < 2; kill++) {

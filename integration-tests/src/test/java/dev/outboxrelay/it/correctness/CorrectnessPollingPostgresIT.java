@@ -29,8 +29,7 @@ class CorrectnessPollingPostgresIT {
             "1 late commits and rollbacks, polling x2, PostgreSQL, Kafka",
             DB.server(),
             KAFKA.server())) {
-      run.relay(run.polling("p1"));
-      run.relay(run.polling("p2"));
+      run.relays(run.polling("p1"), run.polling("p2"));
       run.consumers(2);
       run.write(Writers.Options.of(CorrectnessRun.MESSAGES));
       run.awaitWritersDone();
@@ -47,8 +46,7 @@ class CorrectnessPollingPostgresIT {
             "3 kill -9 relay processes, polling x2, PostgreSQL, Kafka",
             DB.server(),
             KAFKA.server())) {
-      List<ChildJvm> relays =
-          new ArrayList<>(List.of(run.relay(run.polling("p1")), run.relay(run.polling("p2"))));
+      List<ChildJvm> relays = new ArrayList<>(run.relays(run.polling("p1"), run.polling("p2")));
       run.consumers(2);
       run.write(Writers.Options.of(CorrectnessRun.MESSAGES));
       for (int kill = 0; kill < 3; kill++) {
@@ -72,9 +70,12 @@ class CorrectnessPollingPostgresIT {
             DB.server(),
             KAFKA.server())) {
       Duration lease = Duration.ofSeconds(2);
-      ChildJvm paused = run.relay(run.polling("p1").lease(lease));
-      run.relay(run.polling("p2").lease(lease));
-      run.relay(run.polling("p3").lease(lease));
+      ChildJvm paused =
+          run.relays(
+                  run.polling("p1").lease(lease),
+                  run.polling("p2").lease(lease),
+                  run.polling("p3").lease(lease))
+              .get(0);
       run.consumers(2);
       run.write(Writers.Options.of(CorrectnessRun.MESSAGES));
       for (int i = 0; i < 2; i++) {
@@ -99,10 +100,10 @@ class CorrectnessPollingPostgresIT {
             "6 poison message parks its key, unpark resumes in order, polling x2, PostgreSQL, Kafka",
             DB.server(),
             KAFKA.server())) {
-      List<ChildJvm> relays = new ArrayList<>();
-      for (String name : List.of("p1", "p2")) {
-        relays.add(run.relay(run.polling(name).publisher("max.request.size", "65536")));
-      }
+      List<ChildJvm> relays =
+          run.relays(
+              run.polling("p1").publisher("max.request.size", "65536"),
+              run.polling("p2").publisher("max.request.size", "65536"));
       run.consumers(2);
       run.write(Writers.Options.of(CorrectnessRun.MESSAGES));
       run.writeKey("poison", 10, 10, 10);
@@ -124,8 +125,9 @@ class CorrectnessPollingPostgresIT {
       for (ChildJvm r : relays) {
         r.stop();
       }
-      run.relay(run.polling("p1").publisher("max.request.size", "1048576"));
-      run.relay(run.polling("p2").publisher("max.request.size", "1048576"));
+      run.relays(
+          run.polling("p1").publisher("max.request.size", "1048576"),
+          run.polling("p2").publisher("max.request.size", "1048576"));
       assertThat(admin.unpark("poison")).isTrue();
       run.fault("limit raised, unparked");
       run.recovered();
@@ -138,30 +140,31 @@ class CorrectnessPollingPostgresIT {
   void consumersKilledBetweenDatabaseCommitAndOffsetCommitAndRebalanced() throws Exception {
     try (CorrectnessRun run =
         CorrectnessRun.kafka(
-            "7 consumer kill -9 x3 and rebalances, polling x2, PostgreSQL, Kafka",
+            "7 consumers halted after DB commit x2, kill -9 x1, rebalances, polling x2, PostgreSQL, Kafka",
             DB.server(),
             KAFKA.server())) {
-      run.relay(run.polling("p1"));
-      run.relay(run.polling("p2"));
-      List<ChildJvm> consumers =
-          new ArrayList<>(List.of(run.consumerProcess(), run.consumerProcess()));
-      List<ChildJvm> all = new ArrayList<>(consumers);
+      run.relays(run.polling("p1"), run.polling("p2"));
+      // Two consumers halt right after a database commit, before its offset commit; a third is
+      // killed with SIGKILL while it works through a backlog; every replacement joins (rebalance).
+      ChildJvm halting = run.consumerProcess(150);
+      ChildJvm steady = run.consumerProcess();
+      List<ChildJvm> all = new ArrayList<>(List.of(halting, steady));
       run.write(Writers.Options.of(CorrectnessRun.MESSAGES));
-      for (int kill = 0; kill < 3; kill++) {
-        run.awaitProgress(0.15 + 0.2 * kill);
-        // Let a backlog build, resume, and kill it while it works through it: records are then
-        // committed in the database but their offsets are not.
-        ChildJvm victim = consumers.get(kill % 2);
-        victim.pause();
-        CorrectnessRun.pause(Duration.ofSeconds(2));
-        victim.resume();
-        CorrectnessRun.pause(Duration.ofMillis(150));
-        victim.kill9();
-        run.fault("kill -9 busy consumer");
-        ChildJvm joiner = run.consumerProcess(); // joins: rebalance
-        all.add(joiner);
-        consumers.set(kill % 2, joiner);
+      for (int haltAfter : new int[] {100, 0}) {
+        ChildJvm dying = halting;
+        await("consumer halted").atMost(Duration.ofSeconds(120)).until(() -> !dying.isAlive());
+        run.fault("consumer halted after a DB commit");
+        halting = run.consumerProcess(haltAfter);
+        all.add(halting);
       }
+      run.awaitProgress(0.7);
+      steady.pause();
+      CorrectnessRun.pause(Duration.ofSeconds(2));
+      steady.resume();
+      CorrectnessRun.pause(Duration.ofMillis(150));
+      steady.kill9();
+      run.fault("kill -9 busy consumer");
+      all.add(run.consumerProcess());
       run.awaitProgress(0.8);
       ChildJvm extra = run.consumerProcess();
       all.add(extra);
@@ -188,8 +191,7 @@ class CorrectnessPollingPostgresIT {
             "9 database restarted mid-run, polling x2, PostgreSQL, Kafka",
             DB.server(),
             KAFKA.server())) {
-      run.relay(run.polling("p1"));
-      run.relay(run.polling("p2"));
+      run.relays(run.polling("p1"), run.polling("p2"));
       run.consumers(2);
       Writers writers = run.write(Writers.Options.of(CorrectnessRun.MESSAGES));
       run.awaitProgress(0.4);
@@ -204,32 +206,21 @@ class CorrectnessPollingPostgresIT {
   }
 
   /**
-   * The transaction's first write is its outbox row: its id (the relay's horizon) is assigned no
-   * later than its sequence.
-   */
-  @Test
-  void sameKeyCommitInversionUnderStrictOrder() throws Exception {
-    strictOrderInversion(
-        "2a same-key commit inversion, outbox row first, polling strict order x2, PostgreSQL, Kafka",
-        Writers.Options.of(CorrectnessRun.MESSAGES).sharedKeys(4, true).withOutboxRowsFirst());
-  }
-
-  /**
    * The usual transaction: the business row first, then the outbox row. A transaction whose id is
    * older but whose outbox row is newer than another's must still not let that other row out first.
    */
   @Test
-  void sameKeyCommitInversionUnderStrictOrderBusinessRowFirst() throws Exception {
+  void sameKeyCommitInversionUnderStrictOrder() throws Exception {
     strictOrderInversion(
-        "2b same-key commit inversion, business row first, polling strict order x2, PostgreSQL,"
-            + " Kafka",
+        "2 same-key commit inversion, polling strict order x2, PostgreSQL, Kafka",
         Writers.Options.of(CorrectnessRun.MESSAGES).sharedKeys(4, true));
   }
 
   private void strictOrderInversion(String scenario, Writers.Options options) throws Exception {
     try (CorrectnessRun run = CorrectnessRun.kafka(scenario, DB.server(), KAFKA.server())) {
-      run.relay(run.polling("p1").set("strict-order", "true"));
-      run.relay(run.polling("p2").set("strict-order", "true"));
+      run.relays(
+          run.polling("p1").set("strict-order", "true"),
+          run.polling("p2").set("strict-order", "true"));
       run.consumers(2);
       run.write(options);
       run.awaitWritersDone();

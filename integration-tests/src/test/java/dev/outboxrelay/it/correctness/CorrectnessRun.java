@@ -114,8 +114,13 @@ final class CorrectnessRun implements AutoCloseable {
     return publisherSettings(RelaySpec.polling(name, kafka != null ? "kafka" : "rocketmq"));
   }
 
+  /**
+   * A CDC relay; its name (the replication slot, cluster-wide on PostgreSQL) is {@code name} plus
+   * this run's id, so runs on one server never share a slot.
+   */
   RelaySpec cdc(String name) {
-    return publisherSettings(RelaySpec.cdc(name, kafka != null ? "kafka" : "rocketmq"));
+    String unique = name + "_" + prefix.substring(1, prefix.length() - 1);
+    return publisherSettings(RelaySpec.cdc(unique, kafka != null ? "kafka" : "rocketmq"));
   }
 
   private RelaySpec publisherSettings(RelaySpec spec) {
@@ -137,6 +142,18 @@ final class CorrectnessRun implements AutoCloseable {
     return relay;
   }
 
+  /** Starts relay processes side by side and waits until all are ready. */
+  List<ChildJvm> relays(RelaySpec... specs) {
+    List<ChildJvm> started = new ArrayList<>();
+    for (RelaySpec spec : specs) {
+      ChildJvm relay = RelayProcess.launch(spec, dir);
+      closeables.add(relay);
+      started.add(relay);
+    }
+    started.forEach(r -> r.awaitLine(RelayProcess.READY));
+    return started;
+  }
+
   /** Starts {@code n} in-JVM dedup consumers of one group (Kafka) or one orderly consumer. */
   void consumers(int n) throws Exception {
     consumers = true;
@@ -153,6 +170,14 @@ final class CorrectnessRun implements AutoCloseable {
 
   /** Starts a dedup consumer in its own JVM, for kill -9. */
   ChildJvm consumerProcess() {
+    return consumerProcess(0);
+  }
+
+  /**
+   * Starts a dedup consumer in its own JVM that halts right after its {@code haltAfter}-th database
+   * commit (0: never).
+   */
+  ChildJvm consumerProcess(int haltAfter) {
     consumers = true;
     Consumers.dedup(ds); // creates the dedup tables before any process races to
     ChildJvm c =
@@ -164,7 +189,8 @@ final class CorrectnessRun implements AutoCloseable {
                 topic,
                 db.jdbcUrl(database),
                 db.user(),
-                db.password()),
+                db.password(),
+                String.valueOf(haltAfter)),
             dir);
     closeables.add(c);
     return c.awaitLine("consumer ready");
@@ -324,6 +350,34 @@ final class CorrectnessRun implements AutoCloseable {
         System.out.println("[correctness] close: " + e);
       }
     }
+    dropReplicationSlots();
     ds.close();
+  }
+
+  /** Slots are cluster-wide and keep WAL forever: drop this run's once its relays are gone. */
+  private void dropReplicationSlots() {
+    if (db.dialect() != SqlDialect.POSTGRESQL) {
+      return;
+    }
+    try {
+      await("replication slots dropped")
+          .atMost(Duration.ofSeconds(20))
+          .ignoreExceptions()
+          .until(
+              () -> {
+                try (Connection c = ds.getConnection();
+                    Statement st = c.createStatement()) {
+                  st.execute(
+                      "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                          + " WHERE database = current_database()");
+                }
+                return count(
+                        "SELECT COUNT(*) FROM pg_replication_slots"
+                            + " WHERE database = current_database()")
+                    == 0;
+              });
+    } catch (RuntimeException e) {
+      System.out.println("[correctness] replication slots left behind: " + e);
+    }
   }
 }

@@ -35,32 +35,15 @@ final class Writers implements AutoCloseable {
       boolean sharedKeys,
       int ratePerSecond,
       int maxCommitDelayMillis,
-      boolean orderBySeq,
-      boolean outboxRowsFirst) {
+      boolean orderBySeq) {
     static Options of(int messages) {
-      return new Options(messages, 6, 3, false, 250, 20, false, false);
+      return new Options(messages, 6, 3, false, 250, 20, false);
     }
 
     /** All lanes write the same {@code keys} keys, so same-key transactions overlap. */
     Options sharedKeys(int keys, boolean orderBySeq) {
       return new Options(
-          messages, lanes, keys, true, ratePerSecond, maxCommitDelayMillis, orderBySeq, false);
-    }
-
-    /**
-     * The outbox rows are the transaction's first write (by default the business row is), so the
-     * transaction's id is assigned when its first outbox row is inserted.
-     */
-    Options withOutboxRowsFirst() {
-      return new Options(
-          messages,
-          lanes,
-          keysPerLane,
-          sharedKeys,
-          ratePerSecond,
-          maxCommitDelayMillis,
-          orderBySeq,
-          true);
+          messages, lanes, keys, true, ratePerSecond, maxCommitDelayMillis, orderBySeq);
     }
   }
 
