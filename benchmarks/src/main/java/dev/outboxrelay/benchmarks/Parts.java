@@ -243,7 +243,8 @@ final class Parts {
     RssBench bench = new RssBench(kafka, p.payloadBytes());
     String root = System.getProperty("outbox.project.root", ".");
     Path jar =
-        Paths.get(root, "outbox-relay-daemon", "target", "outbox-relay-daemon-0.1.0-SNAPSHOT.jar");
+        Paths.get(
+            root, "outbox-relay-daemon", "target", "outbox-relay-daemon-0.1.0-SNAPSHOT-all.jar");
     List<Double> samples = new ArrayList<>();
     for (int r = 0; r < p.runs(); r++) {
       try (Db db = new Db(dbs.get("postgresql"), "postgresql")) {
