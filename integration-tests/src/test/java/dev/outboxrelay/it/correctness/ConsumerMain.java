@@ -26,7 +26,10 @@ public final class ConsumerMain {
     HikariDataSource ds = new HikariDataSource(hc);
     DedupKafkaConsumer<String, byte[]> consumer =
         Consumers.kafka(
-            Consumers.dedup(ds), args[0], args[1], "consumer-" + ProcessHandle.current().pid());
+            Consumers.dedup(ds, new Outcomes(args.length > 5 ? Integer.parseInt(args[5]) : 0)),
+            args[0],
+            args[1],
+            "consumer-" + ProcessHandle.current().pid());
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(

@@ -17,13 +17,28 @@ class CorrectnessCdcPostgresIT {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
 
+  /** Writers start as soon as the relay process reports ready, as in a deployment. */
   @Test
   void sameKeyCommitInversion() throws Exception {
-    try (CorrectnessRun run =
-        CorrectnessRun.kafka(
-            "2 same-key commit inversion, CDC, PostgreSQL, Kafka", DB.server(), KAFKA.server())) {
+    commitInversion("2 same-key commit inversion from relay start, CDC, PostgreSQL, Kafka", false);
+  }
+
+  /** Writers start once a first message went through: the stream alone, no start-up catch-up. */
+  @Test
+  void sameKeyCommitInversionOnceStreaming() throws Exception {
+    commitInversion("2 same-key commit inversion once streaming, CDC, PostgreSQL, Kafka", true);
+  }
+
+  private void commitInversion(String scenario, boolean warmUp) throws Exception {
+    try (CorrectnessRun run = CorrectnessRun.kafka(scenario, DB.server(), KAFKA.server())) {
       run.relay(run.cdc("cdc1"));
       run.consumers(2);
+      if (warmUp) {
+        run.writeKey("warm-up", 10);
+        await("first message through")
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> run.count("SELECT COUNT(*) FROM effect") == 1);
+      }
       run.write(Writers.Options.of(CorrectnessRun.MESSAGES).sharedKeys(4, false));
       run.awaitWritersDone();
       run.fault("6 writers on 4 shared keys, judged by commit order");
