@@ -97,7 +97,12 @@ final class LatencyBench {
       committed.clear();
       early.set(0);
       long measured = write(db, committed, ratePerSecond, duration, measuring);
-      kafka.awaitCount(prefix + "order", warm + measured, Duration.ofMinutes(2));
+      try {
+        kafka.awaitCount(prefix + "order", warm + measured, Duration.ofMinutes(2));
+      } catch (java.util.concurrent.TimeoutException e) {
+        throw new IllegalStateException(
+            e.getMessage() + "; rows still in the outbox table: " + db.pending(), e);
+      }
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (committed.size() > early.get() && System.nanoTime() < deadline) {
         Kafka.sleep(20);

@@ -177,7 +177,11 @@ final class Parts {
                 "mariadb",
                 LatencyBench.Mode.POLLING_POLL),
             new Variant("cdc.mariadb", "CDC, MariaDB", "mariadb", LatencyBench.Mode.CDC));
+    String only = System.getProperty("outbox.bench.latencyVariants", "");
     for (Variant v : variants) {
+      if (!only.isEmpty() && !List.of(only.split(",")).contains(v.id())) {
+        continue;
+      }
       Map<String, List<Double>> s = new LinkedHashMap<>();
       for (int r = 0; r < p.runs(); r++) {
         try (Db db = new Db(dbs.get(v.db()), v.db())) {
