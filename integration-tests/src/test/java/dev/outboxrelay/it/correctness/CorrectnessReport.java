@@ -65,8 +65,8 @@ final class CorrectnessReport {
     lines.add(
         "committed / rolled back / unknown: writer transactions' outcomes (unknown = commit call"
             + " failed; settled from the business table). delivered: messages on the broker,"
-            + " duplicates included. drain: from the end of the last fault until every committed"
-            + " message was delivered and applied.");
+            + " duplicates included. drain: from the end of the last fault or of the writes,"
+            + " whichever is later, until every committed message was delivered and applied.");
     try {
       Files.createDirectories(CorrectnessRun.DIR);
       Files.write(CorrectnessRun.DIR.resolve("report.md"), lines);

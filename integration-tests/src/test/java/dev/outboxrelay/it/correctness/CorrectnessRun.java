@@ -263,10 +263,13 @@ final class CorrectnessRun implements AutoCloseable {
 
   /**
    * Waits until the writers are done, no outbox row is pending and every committed business row's
-   * message has its effect; marks the history drained.
+   * message has its effect; marks the history drained, timed from the later of the last fault's end
+   * and the writers' end.
    */
   void awaitDrained() throws Exception {
     awaitWritersDone();
+    // Drain time counts from the end of the last fault or of the writes, whichever is later.
+    history.recovered();
     await("drained")
         .atMost(Duration.ofSeconds(Math.max(120, MESSAGES / 50)))
         .pollInterval(Duration.ofMillis(200))
