@@ -190,7 +190,15 @@ final class Parts {
           s.computeIfAbsent("p99", x -> new ArrayList<>()).add(res.p99());
           s.computeIfAbsent("max", x -> new ArrayList<>()).add(res.max());
           System.out.printf("  latency %s run %d: %s%n", v.id(), r + 1, res);
+        } catch (Exception e) {
+          // One variant failing (e.g. a message not relayed in time) must not hide the others.
+          String why = "latency " + v.id() + " run " + (r + 1) + " failed: " + e.getMessage();
+          System.out.println("!! " + why);
+          report.note(why);
         }
+      }
+      if (s.isEmpty()) {
+        continue;
       }
       String offered =
           p.latencyRate()
