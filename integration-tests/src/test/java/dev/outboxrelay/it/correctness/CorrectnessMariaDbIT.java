@@ -33,7 +33,7 @@ class CorrectnessMariaDbIT {
       DB.server().stop();
       CorrectnessRun.pause(Duration.ofSeconds(3));
       DB.server().start();
-      run.fault("MariaDB stopped 3s (" + writers.failures() + " writer failures)");
+      run.fault("MariaDB stopped 3s (" + writers.failures() + " writer failures by then)");
       run.recovered();
       run.awaitDrained();
       run.check();

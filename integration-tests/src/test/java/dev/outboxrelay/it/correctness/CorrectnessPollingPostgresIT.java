@@ -198,7 +198,7 @@ class CorrectnessPollingPostgresIT {
       DB.server().stop();
       CorrectnessRun.pause(Duration.ofSeconds(3));
       DB.server().start();
-      run.fault("PostgreSQL stopped 3s (" + writers.failures() + " writer failures)");
+      run.fault("PostgreSQL stopped 3s (" + writers.failures() + " writer failures by then)");
       run.recovered();
       run.awaitDrained();
       run.check();
