@@ -68,7 +68,7 @@ record Profile(
         quick ? "quick" : "full",
         runs,
         backlog,
-        Math.max(1_000_000, backlog * 2),
+        Math.max(500_000, backlog * 2),
         payload,
         Duration.ofSeconds(quick ? 10 : 30),
         1000,

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -17,6 +18,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * the same shape as ours (key, 256 B payload, the contract's headers) acknowledged.
  */
 final class RawKafka {
+  static final int WINDOW = 50_000;
+
   private RawKafka() {}
 
   /** Sends {@code n} records; returns acknowledged msg/s (first send to last ack). */
@@ -37,7 +40,11 @@ final class RawKafka {
     byte[] payload = Backlog.payload(size);
     CountDownLatch acks = new CountDownLatch(n);
     AtomicReference<Exception> failure = new AtomicReference<>();
+    // At most WINDOW records unacknowledged: enough to keep every batch full, and no record waits
+    // so long in the producer's buffer that it expires on a slow (shared) machine.
+    Semaphore window = new Semaphore(WINDOW);
     for (int i = 0; i < n; i++) {
+      window.acquire();
       RecordHeaders h = new RecordHeaders();
       h.add("id", utf8(UUID.randomUUID().toString()));
       h.add("type", utf8("OrderPlaced"));
@@ -49,6 +56,7 @@ final class RawKafka {
             if (e != null) {
               failure.compareAndSet(null, e);
             }
+            window.release();
             acks.countDown();
           });
     }
