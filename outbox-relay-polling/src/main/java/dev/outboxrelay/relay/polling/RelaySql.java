@@ -61,7 +61,7 @@ final class RelaySql {
         excludedKeys == 0
             ? ""
             : " AND o." + col(AGGREGATE_ID) + " NOT IN (" + marks(excludedKeys) + ")";
-    String horizon = strict ? " AND o.txid < txid_snapshot_xmin(txid_current_snapshot())" : "";
+    String horizon = strict ? " AND o." + col(SEQUENCE) + " <= ?" : "";
     return "SELECT "
         + OutboxRows.selectList(table, dialect)
         + ", o."

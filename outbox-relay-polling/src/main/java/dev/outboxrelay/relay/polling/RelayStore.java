@@ -1,6 +1,7 @@
 package dev.outboxrelay.relay.polling;
 
 import static dev.outboxrelay.core.OutboxColumn.ID;
+import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.internal.PendingRow;
@@ -21,6 +22,15 @@ final class RelayStore {
   private final boolean keepRows;
   private final boolean strict;
 
+  /**
+   * Strict order: the sequence prefix being published, {@code seq <= horizonSeq}, and the
+   * transaction id taken right after reading it; the prefix is final once every transaction older
+   * than {@code horizonXid} has ended. Used by the worker thread only.
+   */
+  private long horizonSeq;
+
+  private long horizonXid = -1;
+
   RelayStore(DataSource dataSource, RelaySql sql, String owner, boolean keepRows, boolean strict) {
     this.dataSource = dataSource;
     this.sql = sql;
@@ -29,28 +39,66 @@ final class RelayStore {
     this.strict = strict;
   }
 
-  /** Up to {@code limit} pending rows of the buckets, oldest first; malformed rows included. */
+  /**
+   * Up to {@code limit} pending rows of the buckets, oldest first; malformed rows included.
+   *
+   * <p>Strict order (PostgreSQL): rows are published by sequence prefixes. The relay reads the
+   * highest committed {@code seq} S, then takes a transaction id N ({@code txid_current()} in its
+   * own, immediately committed transaction). Every transaction that drew a sequence value up to S
+   * did so before S was drawn and committed, so it already had a transaction id below N (it wrote
+   * before). Once the oldest running transaction is newer than N, no row with {@code seq <= S} can
+   * still appear: the prefix is final and goes out in {@code seq} order, i.e. insertion order per
+   * key even when transactions commit in the opposite order. Until then the claim returns nothing.
+   */
   List<PendingRow> claim(List<Integer> buckets, List<String> excludedKeys, int limit)
       throws SQLException {
     List<PendingRow> rows = new ArrayList<>();
-    try (Connection c = connection();
-        PreparedStatement ps =
-            c.prepareStatement(sql.claim(buckets.size(), excludedKeys.size(), strict, keepRows))) {
-      int i = 1;
-      for (int b : buckets) {
-        ps.setInt(i++, b);
+    try (Connection c = connection()) {
+      if (strict && !prefixSettled(c)) {
+        return rows;
       }
-      for (String k : excludedKeys) {
-        ps.setString(i++, k);
-      }
-      ps.setInt(i, limit);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          rows.add(PendingRow.read(rs));
+      try (PreparedStatement ps =
+          c.prepareStatement(sql.claim(buckets.size(), excludedKeys.size(), strict, keepRows))) {
+        int i = 1;
+        for (int b : buckets) {
+          ps.setInt(i++, b);
+        }
+        for (String k : excludedKeys) {
+          ps.setString(i++, k);
+        }
+        if (strict) {
+          ps.setLong(i++, horizonSeq);
+        }
+        ps.setInt(i, limit);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            rows.add(PendingRow.read(rs));
+          }
         }
       }
     }
+    if (strict && rows.size() < limit) {
+      horizonXid = -1; // this prefix is drained: the next claim starts a new one
+    }
     return rows;
+  }
+
+  /** Strict order: starts a prefix if none is open; true once the open one is final. */
+  private boolean prefixSettled(Connection c) throws SQLException {
+    if (horizonXid < 0) {
+      horizonSeq =
+          single(c, "SELECT COALESCE(MAX(" + sql.col(SEQUENCE) + "), 0) FROM " + sql.outbox);
+      horizonXid = single(c, "SELECT txid_current()");
+    }
+    return single(c, "SELECT txid_snapshot_xmin(txid_current_snapshot())") > horizonXid;
+  }
+
+  private static long single(Connection c, String query) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(query);
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getLong(1);
+    }
   }
 
   /** Marks rows done; returns how many the fence let through. */

@@ -23,7 +23,7 @@ class RelaySqlTest {
         .contains(
             "NOT EXISTS (SELECT 1 FROM \"app\".\"events_parked\" p WHERE p.aggregateid = o.\"entity_id\")")
         .contains("AND o.\"entity_id\" NOT IN (?)")
-        .contains("txid_snapshot_xmin(txid_current_snapshot())")
+        .contains("AND o.\"entity_id\" NOT IN (?) AND o.\"seq\" <= ? ORDER BY")
         .endsWith("ORDER BY o.\"seq\" LIMIT ?");
   }
 

@@ -8,6 +8,7 @@ import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.RetriablePublishException;
 import dev.outboxrelay.core.TopicTemplate;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -15,9 +16,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Publishes outbox messages to Kafka: key = aggregateid, headers per {@link MessageContract}, topic
@@ -26,12 +30,46 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * with {@link #builder()}. Thread-safe.
  */
 public final class KafkaPublisher implements Publisher {
-  private final Producer<byte[], byte[]> producer;
-  private final TopicTemplate topics;
+  private static final Logger log = LoggerFactory.getLogger(KafkaPublisher.class);
 
-  KafkaPublisher(Producer<byte[], byte[]> producer, TopicTemplate topics) {
-    this.producer = producer;
+  private final Supplier<Producer<byte[], byte[]>> producers;
+  private final TopicTemplate topics;
+  private Producer<byte[], byte[]> producer;
+  private boolean closed;
+
+  KafkaPublisher(Supplier<Producer<byte[], byte[]>> producers, TopicTemplate topics) {
+    this.producers = producers;
     this.topics = topics;
+    this.producer = producers.get();
+  }
+
+  /** The live producer, replaced after one was abandoned. */
+  private synchronized Producer<byte[], byte[]> producer() {
+    if (producer == null && !closed) {
+      producer = producers.get();
+    }
+    return producer;
+  }
+
+  /**
+   * A send failed after the producer's own retries (delivery timeout, or an error the broker
+   * returned). Records queued behind it in the same partition could still be delivered after the
+   * idempotent producer resets its sequence, overtaking the failed one; so the producer is closed
+   * at once (every record still queued fails and is retried by the relay, in order) and a new one
+   * takes its place at the next send.
+   */
+  private void abandon(Producer<byte[], byte[]> failed, Exception cause) {
+    synchronized (this) {
+      if (producer != failed) {
+        return;
+      }
+      producer = null;
+    }
+    log.warn(
+        "A send failed ({}): closing the producer so that no later record of the partition can"
+            + " overtake it; a new producer takes over",
+        cause.toString());
+    failed.close(Duration.ZERO);
   }
 
   public static KafkaPublisherBuilder builder() {
@@ -67,14 +105,27 @@ public final class KafkaPublisher implements Publisher {
 
   private CompletableFuture<PublishResult> send(OutboxMessage m) {
     CompletableFuture<PublishResult> result = new CompletableFuture<>();
+    Producer<byte[], byte[]> p = producer();
+    if (p == null) {
+      result.complete(
+          PublishResult.failed(m, new RetriablePublishException("the publisher is closed", null)));
+      return result;
+    }
+    java.util.concurrent.atomic.AtomicBoolean sending =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
     try {
-      producer.send(
+      p.send(
           record(m),
-          (metadata, error) ->
-              result.complete(
-                  error == null
-                      ? PublishResult.acknowledged(m)
-                      : PublishResult.failed(m, KafkaErrors.map(m, error))));
+          (metadata, error) -> {
+            if (error != null && !sending.get()) {
+              abandon(p, error);
+            }
+            result.complete(
+                error == null
+                    ? PublishResult.acknowledged(m)
+                    : PublishResult.failed(m, KafkaErrors.map(m, error)));
+          });
+      sending.set(false);
     } catch (RuntimeException e) {
       // send() throws for a closed or fenced producer.
       result.complete(PublishResult.failed(m, KafkaErrors.map(m, e)));
@@ -113,6 +164,14 @@ public final class KafkaPublisher implements Publisher {
   /** Flushes and closes the producer. */
   @Override
   public void close() {
-    producer.close();
+    Producer<byte[], byte[]> p;
+    synchronized (this) {
+      closed = true;
+      p = producer;
+      producer = null;
+    }
+    if (p != null) {
+      p.close();
+    }
   }
 }

@@ -55,7 +55,7 @@ public final class KafkaPublisherBuilder {
   public KafkaPublisher build() {
     Properties p = effectiveProperties();
     return new KafkaPublisher(
-        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer()), topics);
+        () -> new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer()), topics);
   }
 
   Properties effectiveProperties() {
