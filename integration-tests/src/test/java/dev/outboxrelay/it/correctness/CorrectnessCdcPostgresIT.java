@@ -9,6 +9,7 @@ import dev.outboxrelay.testing.KafkaExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,8 +18,19 @@ class CorrectnessCdcPostgresIT {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
 
-  /** Writers start as soon as the relay process reports ready, as in a deployment. */
+  /**
+   * Writers start as soon as the relay process reports ready, as in a deployment.
+   *
+   * <p>KNOWN BUG, open in issue 8: the CDC relay's start-up catch-up publishes the pending rows it
+   * finds in {@code seq} order, and that set overlaps what the fresh replication slot streams in
+   * commit order, so same-key transactions committed in inverse order during the start go out in
+   * insertion order (12-19 violations per run). Tagged {@code known-bug}: excluded from the build's
+   * quick profile, run by {@code ./correctness-long} (or {@code
+   * -Dcorrectness.excludedGroups=none}), and it fails there until the catch-up reads the slot's
+   * exported snapshot.
+   */
   @Test
+  @Tag("known-bug")
   void sameKeyCommitInversion() throws Exception {
     commitInversion("2 same-key commit inversion from relay start, CDC, PostgreSQL, Kafka", false);
   }
