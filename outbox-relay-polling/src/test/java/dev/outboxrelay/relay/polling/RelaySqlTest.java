@@ -34,9 +34,12 @@ class RelaySqlTest {
         .startsWith("UPDATE `app`.`events` SET `published_at` = CURRENT_TIMESTAMP(6)")
         .contains("`id` IN (?, ?)")
         .contains(
-            "(SELECT 1 FROM `app`.`events_lease` l WHERE l.bucket = `app`.`events`.`bucket`"
-                + " AND l.owner = ? AND l.expires_at > CURRENT_TIMESTAMP(6)) = 1");
+            "EXISTS (SELECT 1 FROM `app`.`events_lease` l WHERE l.bucket = `app`.`events`.`bucket`"
+                + " AND l.owner = ? AND l.expires_at > CURRENT_TIMESTAMP(6))");
     assertThat(new RelaySql(table, SqlDialect.POSTGRESQL).markDone(1, false))
-        .startsWith("DELETE FROM \"app\".\"events\" WHERE");
+        .startsWith("DELETE FROM \"app\".\"events\" WHERE")
+        .endsWith(
+            " AND (SELECT 1 FROM \"app\".\"events_lease\" l WHERE l.bucket ="
+                + " \"app\".\"events\".\"bucket\" AND l.owner = ? AND l.expires_at > now()) = 1");
   }
 }
