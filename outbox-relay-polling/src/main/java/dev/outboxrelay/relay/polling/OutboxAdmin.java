@@ -37,6 +37,7 @@ public final class OutboxAdmin {
 
   private final DataSource dataSource;
   private final OutboxTable table;
+  private volatile RelaySql sql;
 
   private OutboxAdmin(DataSource dataSource, OutboxTable table) {
     this.dataSource = dataSource;
@@ -331,11 +332,15 @@ public final class OutboxAdmin {
 
   private <T> T run(SqlWork<T> work) {
     try {
-      SqlDialect dialect;
-      try (Connection c = dataSource.getConnection()) {
-        dialect = SqlDialect.of(c);
+      RelaySql sql = this.sql;
+      if (sql == null) {
+        // The dialect is read once: the daemon samples the table every 2 s through this class.
+        try (Connection c = dataSource.getConnection()) {
+          sql = new RelaySql(table, SqlDialect.of(c));
+        }
+        this.sql = sql;
       }
-      return work.run(new RelaySql(table, dialect));
+      return work.run(sql);
     } catch (SQLException e) {
       throw new OutboxDatabaseException("Outbox admin action on " + table + " failed", e);
     }
