@@ -11,6 +11,7 @@ import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.cdc.CdcRelayBuilder;
 import dev.outboxrelay.testing.DeliveryCheck;
 import dev.outboxrelay.testing.Workload;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -84,6 +85,44 @@ abstract class CdcBehaviour extends KafkaDbFixture {
     await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("lost").size() == 3);
     assertThat(receivedIds("lost"))
         .containsExactly(before.get(0).id(), before.get(1).id(), whileDown.get(0).id());
+  }
+
+  /**
+   * Two transactions on one key commit in the inverse of their insertion order while the relay is
+   * stopped. The restarted stream carries them in commit order, and that is the order they go out
+   * in, though the table's sequence says the opposite (the start-up catch-up must not publish them
+   * from the table).
+   */
+  @Test
+  void sameKeyRowsCommittedInverselyWhileStoppedGoOutInCommitOrder() throws Exception {
+    CdcRelay relay = started(relay());
+    commit("warm", 1);
+    await().atMost(Duration.ofSeconds(60)).until(() -> receivedIds("warm").size() == 1);
+    relay.close();
+    OutboxMessage inserted1st = message("inverse");
+    OutboxMessage inserted2nd = message("inverse");
+    try (Connection early = dataSource.getConnection();
+        Connection late = dataSource.getConnection()) {
+      early.setAutoCommit(false);
+      late.setAutoCommit(false);
+      outbox.saveAll(early, List.of(inserted1st));
+      outbox.saveAll(late, List.of(inserted2nd));
+      late.commit();
+      early.commit();
+    }
+    assertThat(count("SELECT COUNT(*) FROM outbox WHERE aggregateid = 'inverse'")).isEqualTo(2);
+    started(relay());
+    await().atMost(Duration.ofSeconds(60)).until(() -> receivedIds("inverse").size() == 2);
+    assertThat(receivedIds("inverse")).containsExactly(inserted2nd.id(), inserted1st.id());
+  }
+
+  private static OutboxMessage message(String key) {
+    return OutboxMessage.builder()
+        .aggregateType("order")
+        .aggregateId(key)
+        .type("OrderChanged")
+        .payload("{}")
+        .build();
   }
 
   @Test

@@ -9,7 +9,6 @@ import dev.outboxrelay.testing.KafkaExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -19,18 +18,10 @@ class CorrectnessCdcPostgresIT {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
 
   /**
-   * Writers start as soon as the relay process reports ready, as in a deployment.
-   *
-   * <p>KNOWN BUG, open in issue 8: the CDC relay's start-up catch-up publishes the pending rows it
-   * finds in {@code seq} order, and that set overlaps what the fresh replication slot streams in
-   * commit order, so same-key transactions committed in inverse order during the start go out in
-   * insertion order (12-19 violations per run). Tagged {@code known-bug}: excluded from the build's
-   * quick profile, run by {@code ./correctness-long} (or {@code
-   * -Dcorrectness.excludedGroups=none}), and it fails there until the catch-up reads the slot's
-   * exported snapshot.
+   * Writers start as soon as the relay process reports ready, as in a deployment: the relay's
+   * start-up catch-up and the new slot's stream overlap (the case {@code CatchUp} fences).
    */
   @Test
-  @Tag("known-bug")
   void sameKeyCommitInversion() throws Exception {
     commitInversion("2 same-key commit inversion from relay start, CDC, PostgreSQL, Kafka", false);
   }
@@ -54,6 +45,35 @@ class CorrectnessCdcPostgresIT {
       run.write(Writers.Options.of(CorrectnessRun.MESSAGES).sharedKeys(4, false));
       run.awaitWritersDone();
       run.fault("6 writers on 4 shared keys, judged by commit order");
+      run.recovered();
+      run.awaitDrained();
+      run.check();
+    }
+  }
+
+  /**
+   * Same-key transactions commit in inverse order while the relay is killed and restarted: the
+   * restarted stream (from the stored position) and the rows pending in the table overlap, the case
+   * the start-up fence ({@code CatchUp}) orders.
+   */
+  @Test
+  void sameKeyCommitInversionAcrossAKillAndRestart() throws Exception {
+    try (CorrectnessRun run =
+        CorrectnessRun.kafka(
+            "2 same-key commit inversion across kill -9 and restart, CDC, PostgreSQL, Kafka",
+            DB.server(),
+            KAFKA.server())) {
+      ChildJvm relay = run.relay(run.cdc("cdc1"));
+      run.consumers(2);
+      run.write(Writers.Options.of(CorrectnessRun.MESSAGES).sharedKeys(4, false));
+      run.awaitProgress(0.3);
+      relay.kill9();
+      run.fault("kill -9 cdc1 at 30 % written");
+      run.awaitProgress(0.5);
+      run.relay(run.cdc("cdc1"));
+      run.fault(
+          "cdc1 restarted at 50 % written; 6 writers on 4 shared keys, judged by commit order");
+      run.awaitWritersDone();
       run.recovered();
       run.awaitDrained();
       run.check();

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -19,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * Handles the engine's batches: outbox INSERTs are published; the batch's records are marked
  * processed (so the stored position advances) only after every message was acknowledged and marked,
  * held for a key (its rows stay pending in the table), or parked. The table is the source of truth:
- * at start, and whenever a key is released, pending rows are drained from it in order.
+ * at each (re)start the rows the stream will not carry are caught up first (see {@link CatchUp}),
+ * and a released key is drained from it in order.
  */
 final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
   private static final Logger log = LoggerFactory.getLogger(CdcProcessor.class);
@@ -32,7 +35,8 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private final Publishing publishing;
   private final ReentrantLock lock = new ReentrantLock();
   private volatile boolean running = true;
-  private boolean caughtUp;
+  private CatchUp catchUp = new CatchUp();
+  private final CountDownLatch established = new CountDownLatch(1);
   private long nextPurgeNanos;
 
   CdcProcessor(CdcRelayConfig config, CdcStore store) {
@@ -50,11 +54,18 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       throws InterruptedException {
     lock.lockInterruptibly();
     try {
-      catchUpOnce();
+      int from = 0;
+      if (catchUp != null) {
+        from = catchUp(records);
+        if (from < 0) {
+          committer.markBatchFinished(); // before the fence: recorded, positions not stored
+          return;
+        }
+      }
       List<PendingRow> rows = new ArrayList<>();
-      for (RecordChangeEvent<SourceRecord> r : records) {
+      for (RecordChangeEvent<SourceRecord> r : records.subList(from, records.size())) {
         Struct row = events.insertedRow(r.record());
-        if (row != null) {
+        if (row != null && !events.isFence(row)) {
           rows.add(toRow(row));
         }
       }
@@ -100,8 +111,8 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   void maintain() throws InterruptedException {
     lock.lockInterruptibly();
     try {
-      if (!caughtUp) {
-        return; // the first batch catches up, once the stream's position is established
+      if (catchUp != null) {
+        return; // the stream catches up first (once its position is established)
       }
       holds.parked(store.parkedKeys());
       for (String key : holds.due()) {
@@ -115,38 +126,82 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     }
   }
 
-  private void catchUpOnce() throws InterruptedException {
-    if (caughtUp) {
-      return;
-    }
-    int attempt = 0;
-    long upTo = -1;
-    while (running) {
+  /**
+   * Records this batch's rows until the stream reaches this run's fence (writing the fence first if
+   * it is not written yet); at the fence publishes the catch-up. Returns the index of the first
+   * record after the fence, or -1 while the fence is still ahead.
+   */
+  private int catchUp(List<RecordChangeEvent<SourceRecord>> records) throws InterruptedException {
+    if (!catchUp.fenced()) {
       try {
-        // Rows committed after this point reach us through the stream: catch up to here only.
-        upTo = upTo < 0 ? store.maxSeq() : upTo;
         holds.parked(store.parkedKeys());
-        List<PendingRow> rows = store.pendingRows(null, holds.heldKeys(1000), upTo, DRAIN_BATCH);
-        if (rows.isEmpty()) {
-          caughtUp = true;
-          log.info("{} - caught up with the table", config.name());
-          return;
-        }
-        if (publishing.publish(rows) == Publishing.Outcome.PROGRESS) {
-          attempt = 0;
-          continue;
-        }
+        long[] pending = store.pendingSeqs();
+        UUID fence = UUID.randomUUID();
+        store.writeFence(fence, config.name());
+        catchUp.fenced(pending, fence);
+        established.countDown();
+        log.info(
+            "{} - {} rows pending in the table; catching up when the stream reaches fence {}",
+            config.name(),
+            pending.length,
+            fence);
       } catch (SQLException e) {
-        log.warn("{} - catch-up failed, retrying: {}", config.name(), e.getMessage());
+        log.warn(
+            "{} - cannot write the catch-up fence yet, retrying: {}",
+            config.name(),
+            e.getMessage());
       }
-      pause(Duration.ofMillis(config.backoff().apply(++attempt)));
+    }
+    for (int i = 0; i < records.size(); i++) {
+      Struct row = events.insertedRow(records.get(i).record());
+      if (row == null) {
+        continue;
+      }
+      if (!events.isFence(row)) {
+        catchUp.seen(events.seq(row));
+      } else if (catchUp.isOurFence(events.id(row))) {
+        publishCatchUp();
+        return i + 1;
+      }
+    }
+    return -1;
+  }
+
+  private void publishCatchUp() throws InterruptedException {
+    long[] before = catchUp.before();
+    long[] streamed = catchUp.streamed();
+    publishSeqs(before);
+    publishSeqs(streamed);
+    catchUp = null;
+    log.info(
+        "{} - caught up: {} rows committed before the stream's start, {} streamed before the fence",
+        config.name(),
+        before.length,
+        streamed.length);
+  }
+
+  /** Publishes the rows of these sequence numbers still pending, in the order given. */
+  private void publishSeqs(long[] seqs) throws InterruptedException {
+    for (int from = 0; from < seqs.length; from += DRAIN_BATCH) {
+      int to = Math.min(seqs.length, from + DRAIN_BATCH);
+      int attempt = 0;
+      List<PendingRow> rows = null;
+      while (rows == null) {
+        try {
+          rows = store.pendingBySeq(seqs, from, to);
+        } catch (SQLException e) {
+          log.warn("{} - catch-up read failed, retrying: {}", config.name(), e.getMessage());
+          pause(Duration.ofMillis(config.backoff().apply(++attempt)));
+        }
+      }
+      publishUntilDone(rows);
     }
   }
 
   private void drain(String key) throws SQLException, InterruptedException {
     holds.draining(key);
     while (running) {
-      List<PendingRow> rows = store.pendingRows(key, List.of(), Long.MAX_VALUE, DRAIN_BATCH);
+      List<PendingRow> rows = store.pendingOfKey(key, DRAIN_BATCH);
       if (rows.isEmpty()) {
         holds.drained(key);
         return;
@@ -174,6 +229,14 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
             + Math.min(Duration.ofSeconds(30).toNanos(), config.keepPublishedFor().toNanos());
   }
 
+  /**
+   * Waits until the first run's stream position is established (its fence written): a row committed
+   * after that reaches the relay through the stream, in commit order.
+   */
+  boolean awaitEstablished(long millis) throws InterruptedException {
+    return established.await(millis, TimeUnit.MILLISECONDS);
+  }
+
   void stop() {
     running = false;
   }
@@ -182,7 +245,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   void restarted() {
     lock.lock();
     try {
-      caughtUp = false;
+      catchUp = new CatchUp();
     } finally {
       lock.unlock();
     }

@@ -27,6 +27,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class CdcRelay implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CdcRelay.class);
+  private static final Duration ESTABLISH_WAIT = Duration.ofSeconds(60);
 
   private final CdcRelayConfig config;
   private final CdcSql sql;
@@ -53,7 +54,8 @@ public final class CdcRelay implements AutoCloseable {
   /**
    * Starts streaming if this relay gets the source lock at once; otherwise stands by in the
    * background and takes over when the relay holding the lock goes away. Before streaming, the
-   * stored position is checked and rows still pending in the table are published first.
+   * stored position is checked; the call returns once the stream's position is established (at most
+   * about a minute), and rows still pending in the table are published before the stream's.
    *
    * @throws CdcPositionLostException if the stored position can no longer be read
    */
@@ -124,7 +126,31 @@ public final class CdcRelay implements AutoCloseable {
     startEngine();
     maintenance = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "-maintenance"));
     maintenance.scheduleWithFixedDelay(this::maintain, 200, 200, TimeUnit.MILLISECONDS);
+    awaitEstablished();
     log.info("{} - streaming {} from {}", config.name(), config.table(), config.source().dialect());
+  }
+
+  /**
+   * Returns once the stream's position is established, so that every row committed after {@link
+   * #start()} returns reaches the relay through the stream, in commit order (rows committed before
+   * a first start can only be ordered by their sequence). Gives up waiting, with a warning, after
+   * {@link #ESTABLISH_WAIT} or when the engine failed; the relay goes on establishing in the
+   * background.
+   */
+  private void awaitEstablished() {
+    long deadline = System.nanoTime() + ESTABLISH_WAIT.toNanos();
+    try {
+      while (!processor.awaitEstablished(100)) {
+        if (engineFailed || stopped || System.nanoTime() - deadline > 0) {
+          log.warn(
+              "{} - stream position not established yet; going on in the background",
+              config.name());
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void startEngine() {
@@ -190,13 +216,19 @@ public final class CdcRelay implements AutoCloseable {
 
   /** Stops streaming; processed positions are stored; releases the source lock. */
   @Override
-  public synchronized void close() {
-    shutdown(false);
+  public void close() {
+    stopped = true; // ends a start() still waiting for the stream, which holds the monitor
+    synchronized (this) {
+      shutdown(false);
+    }
   }
 
   /** Stops as if the process had been killed: the source lock's connection is dropped abruptly. */
-  public synchronized void abort() {
-    shutdown(true);
+  public void abort() {
+    stopped = true;
+    synchronized (this) {
+      shutdown(true);
+    }
   }
 
   private void shutdown(boolean abrupt) {

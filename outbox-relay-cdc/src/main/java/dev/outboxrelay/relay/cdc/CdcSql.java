@@ -1,9 +1,12 @@
 package dev.outboxrelay.relay.cdc;
 
 import static dev.outboxrelay.core.OutboxColumn.AGGREGATE_ID;
+import static dev.outboxrelay.core.OutboxColumn.AGGREGATE_TYPE;
 import static dev.outboxrelay.core.OutboxColumn.BUCKET;
 import static dev.outboxrelay.core.OutboxColumn.ID;
+import static dev.outboxrelay.core.OutboxColumn.PAYLOAD;
 import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
+import static dev.outboxrelay.core.OutboxColumn.TYPE;
 
 import dev.outboxrelay.core.OutboxColumn;
 import dev.outboxrelay.core.OutboxTable;
@@ -53,43 +56,85 @@ final class CdcSql {
         + pending();
   }
 
-  String maxSeq() {
-    return "SELECT MAX(" + col(SEQUENCE) + ") FROM " + outbox;
-  }
-
   /**
-   * Pending rows up to a sequence, oldest first; of one key when {@code oneKey}, else of every
-   * unparked key.
+   * The sequence numbers of every pending row of an unparked key, in one statement: the start-up
+   * catch-up's consistent view of the table.
    */
-  String pendingRows(boolean oneKey, int excludedKeys) {
-    String where =
-        oneKey
-            ? col(AGGREGATE_ID) + " = ?"
-            : "NOT EXISTS (SELECT 1 FROM "
-                + parked
-                + " p WHERE p.aggregateid = o."
-                + col(AGGREGATE_ID)
-                + ")";
-    String excluded =
-        excludedKeys == 0
-            ? ""
-            : " AND o." + col(AGGREGATE_ID) + " NOT IN (" + marks(excludedKeys) + ")";
-    return "SELECT "
-        + OutboxRows.selectList(table, dialect)
-        + ", o."
-        + col(BUCKET)
+  String pendingSeqs() {
+    return "SELECT o."
+        + col(SEQUENCE)
         + " FROM "
         + outbox
         + " o WHERE "
-        + where
-        + " AND o."
-        + col(SEQUENCE)
-        + " <= ?"
+        + notParked()
         + pending()
-        + excluded
+        + " ORDER BY o."
+        + col(SEQUENCE);
+  }
+
+  /** Pending rows by sequence number, in no particular order; column 8 is the sequence. */
+  String pendingBySeq(int seqs) {
+    return "SELECT "
+        + rowColumns()
+        + " FROM "
+        + outbox
+        + " o WHERE o."
+        + col(SEQUENCE)
+        + " IN ("
+        + marks(seqs)
+        + ")"
+        + pending();
+  }
+
+  /** Pending rows of one key, oldest first. */
+  String pendingOfKey() {
+    return "SELECT "
+        + rowColumns()
+        + " FROM "
+        + outbox
+        + " o WHERE o."
+        + col(AGGREGATE_ID)
+        + " = ?"
+        + pending()
         + " ORDER BY o."
         + col(SEQUENCE)
         + " LIMIT ?";
+  }
+
+  private String rowColumns() {
+    return OutboxRows.selectList(table, dialect) + ", o." + col(BUCKET);
+  }
+
+  private String notParked() {
+    return "NOT EXISTS (SELECT 1 FROM "
+        + parked
+        + " p WHERE p.aggregateid = o."
+        + col(AGGREGATE_ID)
+        + ")";
+  }
+
+  /**
+   * A fence row: written and deleted in one transaction, so no relay or reader of the table ever
+   * sees it pending, while the change stream carries its INSERT in commit order.
+   */
+  String insertFence() {
+    return "INSERT INTO "
+        + outbox
+        + " ("
+        + col(ID)
+        + ", "
+        + col(AGGREGATE_TYPE)
+        + ", "
+        + col(AGGREGATE_ID)
+        + ", "
+        + col(TYPE)
+        + ", "
+        + col(PAYLOAD)
+        + ") VALUES (?, ?, ?, ?, ?)";
+  }
+
+  String deleteFence() {
+    return "DELETE FROM " + outbox + " WHERE " + col(ID) + " = ?";
   }
 
   String markDone(int ids) {

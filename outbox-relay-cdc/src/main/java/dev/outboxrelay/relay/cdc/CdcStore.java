@@ -7,10 +7,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.LongStream;
 import javax.sql.DataSource;
 
 /** Runs {@link CdcSql} statements, each in its own auto-commit READ COMMITTED unit. */
@@ -40,33 +43,53 @@ final class CdcStore {
     return pending;
   }
 
-  /** The highest sequence in the table now (0 if empty). */
-  long maxSeq() throws SQLException {
+  /**
+   * The sequence numbers of every pending row of an unparked key, ascending, read by one statement
+   * (one consistent view of the table).
+   */
+  long[] pendingSeqs() throws SQLException {
+    LongStream.Builder seqs = LongStream.builder();
     try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(sql.maxSeq());
+        PreparedStatement ps = c.prepareStatement(sql.pendingSeqs());
         ResultSet rs = ps.executeQuery()) {
-      return rs.next() ? rs.getLong(1) : 0;
+      while (rs.next()) {
+        seqs.add(rs.getLong(1));
+      }
     }
+    return seqs.build().toArray();
   }
 
-  /**
-   * Pending rows of one key (or of every unparked key when {@code key} is null) up to a sequence,
-   * in order.
-   */
-  List<PendingRow> pendingRows(String key, List<String> excluded, long maxSeq, int limit)
-      throws SQLException {
+  /** The rows of these sequence numbers still pending, in the order given. */
+  List<PendingRow> pendingBySeq(long[] seqs, int from, int to) throws SQLException {
+    Map<Long, PendingRow> found = new HashMap<>();
+    try (Connection c = connection();
+        PreparedStatement ps = c.prepareStatement(sql.pendingBySeq(to - from))) {
+      for (int i = from; i < to; i++) {
+        ps.setLong(i - from + 1, seqs[i]);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          found.put(rs.getLong(8), PendingRow.read(rs));
+        }
+      }
+    }
+    List<PendingRow> rows = new ArrayList<>(found.size());
+    for (int i = from; i < to; i++) {
+      PendingRow row = found.get(seqs[i]);
+      if (row != null) {
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  /** Pending rows of one key, oldest first. */
+  List<PendingRow> pendingOfKey(String key, int limit) throws SQLException {
     List<PendingRow> rows = new ArrayList<>();
     try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(sql.pendingRows(key != null, excluded.size()))) {
-      int i = 1;
-      if (key != null) {
-        ps.setString(i++, key);
-      }
-      ps.setLong(i++, maxSeq);
-      for (String k : excluded) {
-        ps.setString(i++, k);
-      }
-      ps.setInt(i, limit);
+        PreparedStatement ps = c.prepareStatement(sql.pendingOfKey())) {
+      ps.setString(1, key);
+      ps.setInt(2, limit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           rows.add(PendingRow.read(rs));
@@ -74,6 +97,32 @@ final class CdcStore {
       }
     }
     return rows;
+  }
+
+  /**
+   * Writes a fence row for this relay and deletes it in the same transaction: the change stream
+   * carries the INSERT after every transaction that committed before it, and the table never holds
+   * it.
+   */
+  void writeFence(UUID id, String relay) throws SQLException {
+    try (Connection c = connection()) {
+      c.setAutoCommit(false);
+      try (PreparedStatement insert = c.prepareStatement(sql.insertFence());
+          PreparedStatement delete = c.prepareStatement(sql.deleteFence())) {
+        bindIds(insert, 1, List.of(id));
+        insert.setString(2, OutboxEvents.FENCE_TYPE);
+        insert.setString(3, relay);
+        insert.setString(4, OutboxEvents.FENCE_TYPE);
+        insert.setBytes(5, new byte[0]);
+        insert.executeUpdate();
+        bindIds(delete, 1, List.of(id));
+        delete.executeUpdate();
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      }
+    }
   }
 
   void markDone(List<UUID> ids) throws SQLException {

@@ -103,10 +103,4 @@ final class KeyHolds {
   boolean isParked(String key) {
     return parked.contains(key);
   }
-
-  List<String> heldKeys(int limit) {
-    Set<String> all = new HashSet<>(blocked.keySet());
-    all.addAll(toDrain);
-    return all.stream().limit(limit).toList();
-  }
 }

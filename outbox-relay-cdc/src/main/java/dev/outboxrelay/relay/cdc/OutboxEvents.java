@@ -14,6 +14,9 @@ import org.apache.kafka.connect.source.SourceRecord;
 
 /** Turns Debezium change events on the outbox table into messages. */
 final class OutboxEvents {
+  /** The aggregate type of the relays' fence rows (never published, never pending). */
+  static final String FENCE_TYPE = "__outbox_relay_fence";
+
   private final OutboxTable table;
 
   OutboxEvents(OutboxTable table) {
@@ -53,6 +56,16 @@ final class OutboxEvents {
         .createdAt(
             created instanceof String s ? OffsetDateTime.parse(s).toInstant() : Instant.now())
         .build();
+  }
+
+  /** Whether the row is a relay's fence (see {@link CdcStore#writeFence}). */
+  boolean isFence(Struct row) {
+    return FENCE_TYPE.equals(value(row, OutboxColumn.AGGREGATE_TYPE));
+  }
+
+  /** The row's sequence number, or -1 if it has none (a malformed row). */
+  long seq(Struct row) {
+    return value(row, OutboxColumn.SEQUENCE) instanceof Number n ? n.longValue() : -1;
   }
 
   String aggregateId(Struct row) {
