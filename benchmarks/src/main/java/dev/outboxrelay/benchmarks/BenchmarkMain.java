@@ -35,7 +35,11 @@ public final class BenchmarkMain {
       report.fact(
           "servers",
           "PostgreSQL and MariaDB private instances (fsync off), Kafka 4.1.2 KRaft single node"
-              + " (separate JVM, -Xmx512m, SerialGC, C1 only: outbox-testing's launcher),"
+              + " (separate JVM, "
+              + System.getProperty(
+                  dev.outboxrelay.testing.internal.KafkaSupport.JVM_ARGS_PROPERTY,
+                  "-Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1: the test launcher's")
+              + "),"
               + " topics of "
               + Kafka.PARTITIONS
               + " partitions");

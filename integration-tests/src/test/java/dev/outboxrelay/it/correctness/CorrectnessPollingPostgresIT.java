@@ -146,13 +146,16 @@ class CorrectnessPollingPostgresIT {
       run.relays(run.polling("p1"), run.polling("p2"));
       // Two consumers halt right after a database commit, before its offset commit; a third is
       // killed with SIGKILL while it works through a backlog; every replacement joins (rebalance).
-      // Halt counts stay small against the quick profile's ~1,800 messages: a replacement shares
-      // the
-      // partitions with the steady consumer and must still reach its count (CI once waited 2 min).
+      // A replacement shares the partitions with the steady consumer and must still reach its
+      // halt count while messages flow: the writes are paced to last about 40 s (at 250 msg/s the
+      // quick profile's writes were over, and drained by the steady consumer, before the second
+      // replacement was assigned partitions; it waited 2 min for a message).
       ChildJvm halting = run.consumerProcess(60);
       ChildJvm steady = run.consumerProcess();
       List<ChildJvm> all = new ArrayList<>(List.of(halting, steady));
-      run.write(Writers.Options.of(CorrectnessRun.MESSAGES));
+      run.write(
+          Writers.Options.of(CorrectnessRun.MESSAGES)
+              .rate(Math.max(50, CorrectnessRun.MESSAGES / 40)));
       for (int haltAfter : new int[] {25, 0}) {
         ChildJvm dying = halting;
         await("consumer halted").atMost(Duration.ofSeconds(120)).until(() -> !dying.isAlive());

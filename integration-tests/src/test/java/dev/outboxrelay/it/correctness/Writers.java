@@ -40,6 +40,12 @@ final class Writers implements AutoCloseable {
       return new Options(messages, 6, 3, false, 250, 20, false);
     }
 
+    /** Paced to {@code perSecond} messages a second in all. */
+    Options rate(int perSecond) {
+      return new Options(
+          messages, lanes, keysPerLane, sharedKeys, perSecond, maxCommitDelayMillis, orderBySeq);
+    }
+
     /** All lanes write the same {@code keys} keys, so same-key transactions overlap. */
     Options sharedKeys(int keys, boolean orderBySeq) {
       return new Options(

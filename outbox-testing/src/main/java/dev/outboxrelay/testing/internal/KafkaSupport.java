@@ -3,6 +3,7 @@ package dev.outboxrelay.testing.internal;
 import dev.outboxrelay.testing.ServerStartException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -26,7 +27,24 @@ public final class KafkaSupport {
           "-Dorg.slf4j.simpleLogger.showDateTime=true",
           "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
 
+  /**
+   * Replaces the broker's heap, GC and JIT options above (a test broker that starts fast in little
+   * memory), e.g. {@code -Doutbox.kafka.jvmArgs="-Xmx1g -XX:+UseG1GC"}: the benchmarks run a broker
+   * configured as in production.
+   */
+  public static final String JVM_ARGS_PROPERTY = "outbox.kafka.jvmArgs";
+
   private KafkaSupport() {}
+
+  private static List<String> jvmArgs() {
+    String custom = System.getProperty(JVM_ARGS_PROPERTY, "").trim();
+    if (custom.isEmpty()) {
+      return JVM_ARGS;
+    }
+    List<String> args = new ArrayList<>(List.of(custom.split("\\s+")));
+    args.addAll(JVM_ARGS.subList(3, JVM_ARGS.size()));
+    return args;
+  }
 
   /** Writes {@code server.properties} and formats the storage; returns the broker's command. */
   public static List<String> prepare(Path dir, int port, int controllerPort) {
@@ -62,10 +80,10 @@ public final class KafkaSupport {
     String id = Uuid.randomUuid().toString();
     List<String> format = List.of("format", "--standalone", "-t", id, "-c", config.toString());
     Processes.run(
-        JavaProcess.command(cp, JVM_ARGS, "kafka.tools.StorageTool", format),
+        JavaProcess.command(cp, jvmArgs(), "kafka.tools.StorageTool", format),
         dir.resolve("format.log"),
         Duration.ofSeconds(60));
-    return JavaProcess.command(cp, JVM_ARGS, "kafka.Kafka", List.of(config.toString()));
+    return JavaProcess.command(cp, jvmArgs(), "kafka.Kafka", List.of(config.toString()));
   }
 
   /** An admin client with short timeouts, for probes and topic creation. */
