@@ -30,6 +30,8 @@ final class CatchUp {
   private UUID fence;
   private long[] seen = new long[1024];
   private int seenCount;
+  private long[] txids = new long[1024];
+  private int txidCount;
 
   boolean fenced() {
     return fence != null;
@@ -45,12 +47,23 @@ final class CatchUp {
     return id.equals(fence);
   }
 
-  /** A row the stream carried before the fence. */
-  void seen(long seq) {
+  /** A row the stream carried before the fence, and its writer's transaction id (or -1). */
+  void seen(long seq, long txid) {
     if (seenCount == seen.length) {
       seen = Arrays.copyOf(seen, seen.length * 2);
     }
     seen[seenCount++] = seq;
+    if (txid >= 0 && (txidCount == 0 || txids[txidCount - 1] != txid)) {
+      if (txidCount == txids.length) {
+        txids = Arrays.copyOf(txids, txids.length * 2);
+      }
+      txids[txidCount++] = txid;
+    }
+  }
+
+  /** The distinct transaction ids of the stream's rows before the fence (PostgreSQL). */
+  long[] streamedTxids() {
+    return Arrays.stream(txids, 0, txidCount).distinct().toArray();
   }
 
   /** The stream's rows before the fence, in stream (commit) order. */

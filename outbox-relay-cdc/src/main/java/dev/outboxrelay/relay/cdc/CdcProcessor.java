@@ -6,6 +6,9 @@ import io.debezium.engine.RecordChangeEvent;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -63,11 +66,19 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
         }
       }
       List<PendingRow> rows = new ArrayList<>();
+      Set<Long> txids = new HashSet<>();
       for (RecordChangeEvent<SourceRecord> r : records.subList(from, records.size())) {
         Struct row = events.insertedRow(r.record());
         if (row != null && !events.isFence(row)) {
           rows.add(toRow(row));
+          long txid = events.txid(row);
+          if (txid >= 0) {
+            txids.add(txid);
+          }
         }
+      }
+      if (!rows.isEmpty()) {
+        awaitVisible(txids);
       }
       publishUntilDone(rows);
       for (RecordChangeEvent<SourceRecord> r : records) {
@@ -87,6 +98,37 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       return new PendingRow(events.id(row), key, b, events.message(row), null);
     } catch (RuntimeException e) {
       return new PendingRow(events.id(row), key, b, null, "malformed row: " + e.getMessage());
+    }
+  }
+
+  /**
+   * PostgreSQL: waits until these transactions, whose commits the stream carried, are visible to a
+   * new snapshot. The WAL can carry a commit a moment before the transaction becomes visible; a row
+   * read as absent in that moment would be taken for done and never published.
+   */
+  private void awaitVisible(Collection<Long> txids) throws InterruptedException {
+    Collection<Long> waiting = txids;
+    long since = System.nanoTime();
+    boolean warned = false;
+    int attempt = 0;
+    while (!waiting.isEmpty()) {
+      try {
+        waiting = store.invisibleTxids(waiting);
+        if (waiting.isEmpty()) {
+          return;
+        }
+        if (!warned && System.nanoTime() - since > Duration.ofSeconds(10).toNanos()) {
+          warned = true;
+          log.warn(
+              "{} - {} committed transactions still not visible after 10 s; waiting",
+              config.name(),
+              waiting.size());
+        }
+        pause(Duration.ofMillis(5));
+      } catch (SQLException e) {
+        log.warn("{} - visibility check failed, retrying: {}", config.name(), e.getMessage());
+        pause(Duration.ofMillis(config.backoff().apply(++attempt)));
+      }
     }
   }
 
@@ -158,7 +200,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
         continue;
       }
       if (!events.isFence(row)) {
-        catchUp.seen(events.seq(row));
+        catchUp.seen(events.seq(row), events.txid(row));
       } else if (catchUp.isOurFence(events.id(row))) {
         publishCatchUp();
         return i + 1;
@@ -170,6 +212,11 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private void publishCatchUp() throws InterruptedException {
     long[] before = catchUp.before();
     long[] streamed = catchUp.streamed();
+    long[] txids = catchUp.streamedTxids();
+    for (int from = 0; from < txids.length; from += 1000) {
+      awaitVisible(
+          Arrays.stream(txids, from, Math.min(txids.length, from + 1000)).boxed().toList());
+    }
     publishSeqs(before);
     publishSeqs(streamed);
     catchUp = null;

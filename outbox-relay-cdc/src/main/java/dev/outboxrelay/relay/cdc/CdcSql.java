@@ -42,7 +42,11 @@ final class CdcSql {
     return keepRows ? " AND " + dialect.quote("published_at") + " IS NULL" : "";
   }
 
-  /** Which of these ids are still pending (not yet marked by any relay). */
+  /**
+   * Which of these ids are still pending (not yet marked by any relay). On MySQL/MariaDB a
+   * transaction's binlog events can reach the relay before its InnoDB commit makes the row visible;
+   * a shared-lock read waits for that commit instead of taking the row for done.
+   */
   String stillPending(int ids) {
     return "SELECT "
         + col(ID)
@@ -53,7 +57,21 @@ final class CdcSql {
         + " IN ("
         + marks(ids)
         + ")"
-        + pending();
+        + pending()
+        + waitForCommit();
+  }
+
+  private String waitForCommit() {
+    return dialect == SqlDialect.POSTGRESQL ? "" : " LOCK IN SHARE MODE";
+  }
+
+  /**
+   * PostgreSQL: which of these transaction ids a new snapshot does not see yet. The WAL can carry a
+   * commit (and logical decoding deliver it) a moment before the transaction becomes visible.
+   */
+  String invisibleTxids() {
+    return "SELECT t FROM unnest(?::bigint[]) AS t"
+        + " WHERE NOT txid_visible_in_snapshot(t, txid_current_snapshot())";
   }
 
   /**
@@ -83,7 +101,8 @@ final class CdcSql {
         + " IN ("
         + marks(seqs)
         + ")"
-        + pending();
+        + pending()
+        + waitForCommit();
   }
 
   /** Pending rows of one key, oldest first. */

@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -41,6 +42,24 @@ final class CdcStore {
       }
     }
     return pending;
+  }
+
+  /** PostgreSQL: the transaction ids among these that a new snapshot does not see yet. */
+  Set<Long> invisibleTxids(Collection<Long> txids) throws SQLException {
+    Set<Long> invisible = new HashSet<>();
+    if (txids.isEmpty()) {
+      return invisible;
+    }
+    try (Connection c = connection();
+        PreparedStatement ps = c.prepareStatement(sql.invisibleTxids())) {
+      ps.setArray(1, c.createArrayOf("bigint", txids.toArray()));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          invisible.add(rs.getLong(1));
+        }
+      }
+    }
+    return invisible;
   }
 
   /**

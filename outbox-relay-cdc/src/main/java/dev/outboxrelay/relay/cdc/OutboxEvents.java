@@ -68,6 +68,15 @@ final class OutboxEvents {
     return value(row, OutboxColumn.SEQUENCE) instanceof Number n ? n.longValue() : -1;
   }
 
+  /**
+   * The writer's transaction id ({@code txid} column, PostgreSQL's table contract), or -1 where the
+   * table has none.
+   */
+  long txid(Struct row) {
+    Field f = row.schema().field("txid");
+    return f != null && row.get(f) instanceof Number n ? n.longValue() : -1;
+  }
+
   String aggregateId(Struct row) {
     return String.valueOf(value(row, OutboxColumn.AGGREGATE_ID));
   }
