@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -27,22 +26,11 @@ public record BatchOutcome(
   public static List<PublishResult> publish(
       Publisher publisher, List<OutboxMessage> messages, Duration timeout)
       throws InterruptedException {
-    return await(publisher.publish(messages), messages, System.nanoTime() + timeout.toNanos());
-  }
-
-  /**
-   * Waits for a publish already started, until {@code deadlineNanos} ({@link System#nanoTime()}); a
-   * timeout or a failed stage counts as a transient failure of all.
-   */
-  public static List<PublishResult> await(
-      CompletionStage<List<PublishResult>> publishing,
-      List<OutboxMessage> messages,
-      long deadlineNanos)
-      throws InterruptedException {
     try {
-      return publishing
+      return publisher
+          .publish(messages)
           .toCompletableFuture()
-          .get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException | ExecutionException e) {
       RetriablePublishException f =
           new RetriablePublishException("publish did not complete: " + e, e);

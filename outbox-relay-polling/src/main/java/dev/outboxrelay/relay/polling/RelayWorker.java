@@ -2,7 +2,6 @@ package dev.outboxrelay.relay.polling;
 
 import dev.outboxrelay.core.internal.PendingRow;
 import io.github.resilience4j.core.IntervalFunction;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,14 +9,7 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/**
- * The claim loop: lease, claim, publish, mark; backs off on failures. One thread.
- *
- * <p>On a backlog (a full batch claimed) the loop is pipelined: while batch N is being
- * acknowledged, batch N+1 is claimed without N's keys and sent, then N is applied (marked). At most
- * two batches are in flight and no key is ever in both, so per-key order is the same as one batch
- * at a time; the database and the broker work at the same time instead of in turn.
- */
+/** The claim loop: lease, claim, publish, mark; backs off on failures. One thread. */
 final class RelayWorker implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(RelayWorker.class);
   private static final int MAX_EXCLUDED_KEYS = 1000;
@@ -31,7 +23,6 @@ final class RelayWorker implements Runnable {
   private volatile boolean running = true;
   private volatile boolean aborted;
   private int outageAttempts;
-  private BatchPublisher.InFlight inFlight;
   private long nextRebalanceNanos;
   private long nextPurgeNanos;
 
@@ -72,23 +63,7 @@ final class RelayWorker implements Runnable {
       }
     }
     if (!aborted) {
-      finishQuietly();
       batches.releaseAll(leases);
-    }
-  }
-
-  /** On a graceful stop: the batch still in flight is applied, so it is not sent again. */
-  private void finishQuietly() {
-    if (inFlight == null) {
-      return;
-    }
-    try {
-      finishInFlight();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (Exception e) {
-      log.warn(
-          "{} - last batch not marked (it will be sent again): {}", config.name(), e.toString());
     }
   }
 
@@ -113,55 +88,15 @@ final class RelayWorker implements Runnable {
       nextPurgeNanos = now + Math.min(Duration.ofSeconds(30).toNanos(), window.toNanos());
     }
     List<Integer> buckets = new ArrayList<>(leases.usable());
-    List<String> excluded = new ArrayList<>(batches.waitingKeys(MAX_EXCLUDED_KEYS));
-    if (inFlight != null) {
-      Set<String> keys = inFlight.keys();
-      if (buckets.isEmpty() || excluded.size() + keys.size() > MAX_EXCLUDED_KEYS) {
-        Duration outage = finishInFlight();
-        if (outage != null) {
-          return outage;
-        }
-      } else {
-        excluded.addAll(keys);
-      }
-    }
     if (buckets.isEmpty()) {
       return idle(Long.MAX_VALUE);
     }
-    List<PendingRow> rows = store.claim(buckets, excluded, config.batchSize());
-    BatchPublisher.InFlight sent = rows.isEmpty() ? null : batches.send(rows, leases);
-    BatchPublisher.InFlight previous = inFlight;
-    inFlight = sent; // applied next time round, or below
-    if (previous != null) {
-      Duration outage = applied(batches.finish(previous, leases));
-      if (outage != null) {
-        return outage;
-      }
+    List<PendingRow> rows =
+        store.claim(buckets, batches.waitingKeys(MAX_EXCLUDED_KEYS), config.batchSize());
+    if (rows.isEmpty()) {
+      return idle(batches.untilNextRetry());
     }
-    if (sent != null && rows.size() == config.batchSize()) {
-      return Duration.ZERO; // a backlog: claim and send the next batch while this one is in flight
-    }
-    inFlight = null;
-    if (sent != null) {
-      Duration outage = applied(batches.finish(sent, leases));
-      if (outage != null) {
-        return outage;
-      }
-    } else if (!rows.isEmpty()) {
-      outageAttempts = 0;
-    }
-    return rows.size() < config.batchSize() ? idle(batches.untilNextRetry()) : Duration.ZERO;
-  }
-
-  /** Applies the batch in flight; returns the relay's backoff if the broker looks down. */
-  private Duration finishInFlight() throws SQLException, InterruptedException {
-    BatchPublisher.InFlight sent = inFlight;
-    inFlight = null;
-    return applied(batches.finish(sent, leases));
-  }
-
-  /** Null after progress; the relay's backoff when nothing in the batch was acknowledged. */
-  private Duration applied(BatchPublisher.Outcome outcome) {
+    BatchPublisher.Outcome outcome = batches.publish(rows, leases);
     if (outcome == BatchPublisher.Outcome.ALL_FAILED_RETRIABLE) {
       // The broker looks down: back off the whole relay, not only the keys.
       Duration delay = Duration.ofMillis(outageBackoff.apply(++outageAttempts));
@@ -172,7 +107,7 @@ final class RelayWorker implements Runnable {
       return delay;
     }
     outageAttempts = 0;
-    return null;
+    return rows.size() < config.batchSize() ? idle(batches.untilNextRetry()) : Duration.ZERO;
   }
 
   private boolean backOff(Exception e) {
