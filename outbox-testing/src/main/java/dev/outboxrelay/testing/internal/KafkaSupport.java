@@ -18,19 +18,19 @@ import org.apache.kafka.common.errors.TopicExistsException;
 
 /** Configuration, storage format and admin calls for a single-node KRaft broker. */
 public final class KafkaSupport {
-  private static final List<String> JVM_ARGS =
+  /** Heap, GC and JIT of a test broker: starts fast in little memory. */
+  private static final String TEST_JVM = "-Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+
+  private static final List<String> COMMON_JVM_ARGS =
       List.of(
-          "-Xmx512m",
-          "-XX:+UseSerialGC",
-          "-XX:TieredStopAtLevel=1",
           "-Djava.awt.headless=true",
           "-Dorg.slf4j.simpleLogger.showDateTime=true",
           "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
 
   /**
-   * Replaces the broker's heap, GC and JIT options above (a test broker that starts fast in little
-   * memory), e.g. {@code -Doutbox.kafka.jvmArgs="-Xmx1g -XX:+UseG1GC"}: the benchmarks run a broker
-   * configured as in production.
+   * Replaces the broker's heap, GC and JIT options (a test broker's by default), e.g. {@code
+   * -Doutbox.kafka.jvmArgs="-Xmx1g -XX:+UseG1GC"}: the benchmarks run a broker configured as in
+   * production.
    */
   public static final String JVM_ARGS_PROPERTY = "outbox.kafka.jvmArgs";
 
@@ -38,11 +38,9 @@ public final class KafkaSupport {
 
   private static List<String> jvmArgs() {
     String custom = System.getProperty(JVM_ARGS_PROPERTY, "").trim();
-    if (custom.isEmpty()) {
-      return JVM_ARGS;
-    }
-    List<String> args = new ArrayList<>(List.of(custom.split("\\s+")));
-    args.addAll(JVM_ARGS.subList(3, JVM_ARGS.size()));
+    List<String> args =
+        new ArrayList<>(List.of((custom.isEmpty() ? TEST_JVM : custom).split("\\s+")));
+    args.addAll(COMMON_JVM_ARGS);
     return args;
   }
 
