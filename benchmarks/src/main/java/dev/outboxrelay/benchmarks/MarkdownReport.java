@@ -27,6 +27,7 @@ final class MarkdownReport {
     latency();
     sweep("Polling drain on PostgreSQL vs batch size", "batch.");
     sweep("Polling drain on PostgreSQL vs relay instances", "instances.");
+    sweep("Polling drain vs batches in flight (1 = claim, publish, mark in turn)", "inflight.");
     table("Writer overhead (business transactions/s)", "writer.");
     table("Dedup consumer", "dedup.");
     table("Relay process memory", "rss.");

@@ -63,7 +63,8 @@ final class Parts {
                   "drain.polling." + db,
                   "polling relay drain, " + db,
                   "msg/s",
-                  "1 relay, batch 500, to Kafka",
+                  "1 relay, batch 500, to Kafka, default batches in flight (PostgreSQL 3,"
+                      + " MariaDB 2)",
                   () -> polling.drain(dbs.get(db), db, n, 500, 1, true)));
     }
     for (String db : DBS) {
@@ -112,6 +113,20 @@ final class Parts {
                   "msg/s",
                   "1 relay, PostgreSQL, to Kafka",
                   () -> polling.drain(dbs.get("postgresql"), "postgresql", n, batch, 1, true)));
+    }
+    for (String db : DBS) {
+      for (int inFlight = 1; inFlight <= 3; inFlight++) {
+        int f = inFlight;
+        part(
+            "inflight",
+            () ->
+                figure(
+                    "inflight." + db + "." + f,
+                    db + ", " + f + (f == 1 ? " batch" : " batches") + " in flight",
+                    "msg/s",
+                    "1 relay, batch 500, to Kafka" + (f == 1 ? " (sequential loop)" : ""),
+                    () -> polling.drain(dbs.get(db), db, n, 500, 1, f, true)));
+      }
     }
     for (int instances = 1; instances <= 3; instances++) {
       int k = instances;

@@ -3,6 +3,7 @@ package dev.outboxrelay.benchmarks;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.relay.polling.PollingRelay;
+import dev.outboxrelay.relay.polling.PollingRelayBuilder;
 import dev.outboxrelay.testing.DatabaseServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +28,22 @@ final class PollingBench {
   /** msg/s for one drain of {@code n} rows; {@code toKafka=false} measures the SQL loop alone. */
   double drain(DatabaseServer server, String kind, int n, int batch, int instances, boolean toKafka)
       throws Exception {
+    return drain(server, kind, n, batch, instances, 0, toKafka);
+  }
+
+  /**
+   * As above, with {@code inFlight} batches awaiting acknowledgements at once per relay (0: the
+   * relay's default for the database).
+   */
+  double drain(
+      DatabaseServer server,
+      String kind,
+      int n,
+      int batch,
+      int instances,
+      int inFlight,
+      boolean toKafka)
+      throws Exception {
     try (Db db = new Db(server, kind)) {
       String prefix = toKafka ? kafka.newTopicPrefix("poll-" + kind) : null;
       GatedPublisher gate = new GatedPublisher(toKafka ? kafka.publisher(prefix) : null);
@@ -34,7 +51,11 @@ final class PollingBench {
       List<PollingRelay> relays = new ArrayList<>();
       try {
         for (int i = 0; i < instances; i++) {
-          relays.add(relay(db, "bench-" + i, gate, batch, counter(published)).start());
+          PollingRelayBuilder b = relay(db, "bench-" + i, gate, batch, counter(published));
+          if (inFlight > 0) {
+            b.inFlightBatches(inFlight);
+          }
+          relays.add(b.build().start());
         }
         awaitBalanced(relays);
         Backlog.fill(db.ds, n, payloadBytes, 1000);
@@ -52,7 +73,7 @@ final class PollingBench {
     }
   }
 
-  static PollingRelay relay(
+  static PollingRelayBuilder relay(
       Db db, String name, GatedPublisher publisher, int batch, RelayListener listener) {
     return PollingRelay.builder()
         .name(name)
@@ -61,8 +82,7 @@ final class PollingBench {
         .batchSize(batch)
         .leaseDuration(Duration.ofSeconds(3))
         .publishTimeout(Duration.ofMinutes(5))
-        .listener(listener)
-        .build();
+        .listener(listener);
   }
 
   static RelayListener counter(AtomicLong published) {

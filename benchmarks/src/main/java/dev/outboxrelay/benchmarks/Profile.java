@@ -28,6 +28,7 @@ record Profile(
               "kafka",
               "claim",
               "polling",
+              "inflight",
               "cdc",
               "gruelbox",
               "debezium",

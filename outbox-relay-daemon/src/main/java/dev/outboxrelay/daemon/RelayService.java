@@ -8,6 +8,7 @@ import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.cdc.CdcRelayBuilder;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
 import dev.outboxrelay.relay.polling.PollingRelay;
+import dev.outboxrelay.relay.polling.PollingRelayBuilder;
 import dev.outboxrelay.relay.polling.Retention;
 import dev.outboxrelay.writer.OutboxSchema;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -67,7 +68,7 @@ final class RelayService implements AutoCloseable {
     Retention retention =
         config.keepPublishedFor().map(Retention::keepFor).orElse(Retention.deleteImmediately());
     if (config.mode() == Mode.POLLING) {
-      polling =
+      PollingRelayBuilder b =
           PollingRelay.builder()
               .name(config.name())
               .dataSource(pool)
@@ -82,8 +83,11 @@ final class RelayService implements AutoCloseable {
               .retention(retention)
               .strictOrder(config.strictOrder())
               .listenNotify(config.listenNotify())
-              .listener(metrics)
-              .build();
+              .listener(metrics);
+      if (config.inFlightBatches() > 0) { // else the relay's default for the dialect
+        b.inFlightBatches(config.inFlightBatches());
+      }
+      polling = b.build();
     } else {
       CdcRelayBuilder b =
           CdcRelay.builder()

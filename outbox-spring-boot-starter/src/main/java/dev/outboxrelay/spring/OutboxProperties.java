@@ -314,6 +314,12 @@ public class OutboxProperties implements Validator {
     /** Rows per claim and publish (polling), 1 to 10000. */
     private int batchSize = 500;
 
+    /**
+     * Batches awaiting acknowledgements at once (polling), 1 to 8; 1 is sequential. Default: 3 on
+     * PostgreSQL, 2 on MySQL/MariaDB.
+     */
+    private Integer inFlightBatches;
+
     /** Idle wait between claims (polling, default 250ms) or Debezium's poll (CDC, 20ms). */
     private Duration pollInterval;
 
@@ -344,6 +350,14 @@ public class OutboxProperties implements Validator {
 
     public void setBatchSize(int batchSize) {
       this.batchSize = batchSize;
+    }
+
+    public Integer getInFlightBatches() {
+      return inFlightBatches;
+    }
+
+    public void setInFlightBatches(Integer inFlightBatches) {
+      this.inFlightBatches = inFlightBatches;
     }
 
     public Duration getPollInterval() {

@@ -41,6 +41,9 @@ final class RelayFactories {
     if (p.getPollInterval() != null) {
       b.pollInterval(p.getPollInterval());
     }
+    if (p.getInFlightBatches() != null) {
+      b.inFlightBatches(p.getInFlightBatches());
+    }
     PollingRelay relay = b.build();
     return new OutboxRelayLifecycle.Handle() {
       @Override

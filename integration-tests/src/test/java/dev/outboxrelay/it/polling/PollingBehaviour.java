@@ -9,8 +9,13 @@ import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
 import dev.outboxrelay.relay.polling.PollingRelay;
 import dev.outboxrelay.relay.polling.Retention;
+import dev.outboxrelay.testing.ReceivedMessage;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +60,67 @@ abstract class PollingBehaviour extends PollingFixture {
         .doesNotContain(key);
     assertThat(receivedIds(key).stream().distinct().toList())
         .containsExactlyElementsOf(concat(ids(first), ids(second)));
+  }
+
+  /**
+   * On a backlog the relay claims the next lane (other buckets) while a batch is being
+   * acknowledged: batches overlap, no key is in two at once, every key arrives in order.
+   */
+  @Test
+  void aBacklogIsPipelinedWithoutAKeyInTwoBatchesAtOnce() throws Exception {
+    pipelined(2);
+  }
+
+  /** With one batch in flight the loop is claim, publish, mark, strictly in turn. */
+  @Test
+  void oneBatchInFlightIsTheSequentialLoop() throws Exception {
+    pipelined(1);
+  }
+
+  private void pipelined(int inFlightBatches) throws Exception {
+    Map<String, List<UUID>> written = new LinkedHashMap<>();
+    List<OutboxMessage> messages = new ArrayList<>();
+    for (int round = 0; round < 3; round++) {
+      for (int k = 0; k < 400; k++) {
+        OutboxMessage m =
+            OutboxMessage.builder()
+                .aggregateType("order")
+                .aggregateId("pipe-" + k)
+                .type("OrderChanged")
+                .payload("{\"round\":" + round + "}")
+                .build();
+        messages.add(m);
+        written.computeIfAbsent(m.aggregateId(), x -> new ArrayList<>()).add(m.id());
+      }
+    }
+    try (java.sql.Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      outbox.saveAll(c, messages);
+      c.commit();
+    }
+    OverlapRecordingPublisher publisher = new OverlapRecordingPublisher(kafka());
+    started(
+        relay("pipelined")
+            .publisher(publisher)
+            .batchSize(100)
+            .inFlightBatches(inFlightBatches)
+            .build());
+    await().atMost(Duration.ofSeconds(60)).until(() -> received().size() >= messages.size());
+    assertThat(publisher.keysInTwoBatches()).as("keys in two batches at once").isEmpty();
+    if (inFlightBatches == 1) {
+      assertThat(publisher.maxInFlight()).as("batches in flight at once").isEqualTo(1);
+    } else {
+      assertThat(publisher.maxInFlight()).as("batches in flight at once").isEqualTo(2);
+    }
+    Map<String, List<UUID>> got = new LinkedHashMap<>();
+    for (ReceivedMessage r : received()) {
+      got.computeIfAbsent(r.key(), x -> new ArrayList<>()).add(r.id());
+    }
+    written.forEach(
+        (key, ids) ->
+            assertThat(got.get(key).stream().distinct().toList())
+                .as("order of " + key)
+                .containsExactlyElementsOf(ids));
   }
 
   /**

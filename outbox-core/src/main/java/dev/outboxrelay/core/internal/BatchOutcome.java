@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,11 +27,22 @@ public record BatchOutcome(
   public static List<PublishResult> publish(
       Publisher publisher, List<OutboxMessage> messages, Duration timeout)
       throws InterruptedException {
+    return await(publisher.publish(messages), messages, System.nanoTime() + timeout.toNanos());
+  }
+
+  /**
+   * Waits for a publish already started, until {@code deadlineNanos} ({@link System#nanoTime()}); a
+   * timeout or a failed stage counts as a transient failure of all.
+   */
+  public static List<PublishResult> await(
+      CompletionStage<List<PublishResult>> publishing,
+      List<OutboxMessage> messages,
+      long deadlineNanos)
+      throws InterruptedException {
     try {
-      return publisher
-          .publish(messages)
+      return publishing
           .toCompletableFuture()
-          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+          .get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException | ExecutionException e) {
       RetriablePublishException f =
           new RetriablePublishException("publish did not complete: " + e, e);

@@ -16,6 +16,7 @@ public record RelayConfig(
     OutboxTable table,
     boolean createSchema,
     int batchSize,
+    int inFlightBatches,
     Duration pollInterval,
     Duration leaseDuration,
     boolean strictOrder,

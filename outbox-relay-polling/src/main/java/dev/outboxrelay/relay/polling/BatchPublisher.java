@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +41,19 @@ final class BatchPublisher {
     this.backoff = new KeyBackoff(config.backoff());
   }
 
-  Outcome publish(List<PendingRow> rows, Leases leases) throws SQLException, InterruptedException {
+  /** A batch whose messages were handed to the publisher; its outcome not applied yet. */
+  record InFlight(
+      List<PendingRow> rows,
+      Set<String> stopped,
+      List<OutboxMessage> messages,
+      CompletionStage<List<PublishResult>> results,
+      long startNanos) {}
+
+  /**
+   * Parks malformed rows and hands the others to the publisher without waiting; null when nothing
+   * was sent (nothing to send, or the leases are about to expire).
+   */
+  InFlight send(List<PendingRow> rows, Leases leases) throws SQLException {
     List<OutboxMessage> messages = new ArrayList<>();
     Set<String> stopped = new HashSet<>();
     for (PendingRow row : rows) {
@@ -54,13 +67,19 @@ final class BatchPublisher {
         messages.isEmpty() ? Instant.now() : messages.get(0).createdAt().orElse(Instant.now());
     safely(() -> config.listener().onClaimed(rows.size(), Duration.between(oldest, Instant.now())));
     if (messages.isEmpty() || !leases.validFor(Duration.ofSeconds(1))) {
-      return Outcome.PROGRESS;
+      return null;
     }
     long start = System.nanoTime();
+    return new InFlight(rows, stopped, messages, config.publisher().publish(messages), start);
+  }
+
+  /** Waits for a sent batch's acknowledgements (up to the publish timeout) and applies them. */
+  Outcome finish(InFlight sent, Leases leases) throws SQLException, InterruptedException {
     List<PublishResult> results =
-        BatchOutcome.publish(config.publisher(), messages, config.publishTimeout());
-    Duration latency = Duration.ofNanos(System.nanoTime() - start);
-    return apply(rows, results, stopped, latency, leases);
+        BatchOutcome.await(
+            sent.results(), sent.messages(), sent.startNanos() + config.publishTimeout().toNanos());
+    Duration latency = Duration.ofNanos(System.nanoTime() - sent.startNanos());
+    return apply(sent.rows(), results, sent.stopped(), latency, leases);
   }
 
   private Outcome apply(

@@ -15,6 +15,7 @@ public final class PollingRelayBuilder {
   private Publisher publisher;
   private OutboxTable table = OutboxTable.defaults();
   private int batchSize = 500;
+  private int inFlightBatches; // 0: by dialect
   private Duration pollInterval = Duration.ofMillis(250);
   private Duration leaseDuration = Duration.ofSeconds(10);
   private Duration publishTimeout = Duration.ofSeconds(60);
@@ -60,6 +61,23 @@ public final class PollingRelayBuilder {
       throw new OutboxConfigException("batchSize", batchSize, "must be between 1 and 10000");
     }
     this.batchSize = batchSize;
+    return this;
+  }
+
+  /**
+   * How many batches may await the broker's acknowledgements at once. The leased buckets are split
+   * into this many lanes ({@code bucket % n}); while one lane's batch is acknowledged the next lane
+   * is claimed and sent. No key is ever in two batches at once, so per-key order does not depend on
+   * it. 1 is the strictly sequential claim, publish, mark loop; {@link #strictOrder} always uses 1.
+   * Default: 3 on PostgreSQL, 2 on MySQL/MariaDB (measured best on a 200k-row backlog; see the
+   * benchmarks README).
+   */
+  public PollingRelayBuilder inFlightBatches(int inFlightBatches) {
+    if (inFlightBatches < 1 || inFlightBatches > 8) {
+      throw new OutboxConfigException(
+          "inFlightBatches", inFlightBatches, "must be between 1 and 8");
+    }
+    this.inFlightBatches = inFlightBatches;
     return this;
   }
 
@@ -146,6 +164,7 @@ public final class PollingRelayBuilder {
             publisher,
             table,
             batchSize,
+            inFlightBatches,
             pollInterval,
             leaseDuration,
             publishTimeout,

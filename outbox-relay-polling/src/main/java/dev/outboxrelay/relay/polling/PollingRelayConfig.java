@@ -14,6 +14,7 @@ record PollingRelayConfig(
     Publisher publisher,
     OutboxTable table,
     int batchSize,
+    int inFlightBatches, // 0: by dialect
     Duration pollInterval,
     Duration leaseDuration,
     Duration publishTimeout,

@@ -2,6 +2,7 @@ package dev.outboxrelay.relay.polling;
 
 import dev.outboxrelay.core.internal.PendingRow;
 import io.github.resilience4j.core.IntervalFunction;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +10,17 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The claim loop: lease, claim, publish, mark; backs off on failures. One thread. */
+/**
+ * The claim loop: lease, claim, publish, mark; backs off on failures. One thread.
+ *
+ * <p>The leased buckets are split into lanes by {@code bucket % lanes}. Each pass claims the next
+ * lane's oldest rows and hands them to the publisher without waiting, so while one lane's batch is
+ * being acknowledged the next lane is claimed and sent: the database and the broker work at the
+ * same time instead of in turn. A lane's batch is applied (marked, backed off, parked) before that
+ * lane is claimed again, and a key always falls in one bucket, so no key is ever in two batches at
+ * once and per-key order is exactly as with one batch at a time. Before the relay sleeps,
+ * rebalances its leases or stops, every batch in flight is applied.
+ */
 final class RelayWorker implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(RelayWorker.class);
   private static final int MAX_EXCLUDED_KEYS = 1000;
@@ -23,11 +34,21 @@ final class RelayWorker implements Runnable {
   private volatile boolean running = true;
   private volatile boolean aborted;
   private int outageAttempts;
+
+  /** Per lane, its batch in flight (null if none). */
+  private final BatchPublisher.InFlight[] inFlight;
+
+  private int nextLane;
+
+  /** Claims in a row that returned less than a full batch; a round of them means no backlog. */
+  private int shortClaims;
+
   private long nextRebalanceNanos;
   private long nextPurgeNanos;
 
   RelayWorker(
       PollingRelayConfig config,
+      int lanes,
       Leases leases,
       RelayStore store,
       BatchPublisher batches,
@@ -38,14 +59,16 @@ final class RelayWorker implements Runnable {
     this.batches = batches;
     this.waker = waker;
     this.outageBackoff = config.backoff();
+    this.inFlight = new BatchPublisher.InFlight[lanes];
   }
 
   @Override
   public void run() {
     log.info(
-        "{} - started ({} rows per batch, retention: {})",
+        "{} - started ({} rows per batch, up to {} in flight, retention: {})",
         config.name(),
         config.batchSize(),
+        inFlight.length,
         config.retention());
     while (running) {
       try {
@@ -63,7 +86,22 @@ final class RelayWorker implements Runnable {
       }
     }
     if (!aborted) {
+      finishQuietly();
       batches.releaseAll(leases);
+    }
+  }
+
+  /** On a graceful stop: batches still in flight are applied, so they are not sent again. */
+  private void finishQuietly() {
+    try {
+      finishAll();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      log.warn(
+          "{} - last batches not marked (they will be sent again): {}",
+          config.name(),
+          e.toString());
     }
   }
 
@@ -71,6 +109,10 @@ final class RelayWorker implements Runnable {
   private Duration cycle() throws Exception {
     long now = System.nanoTime();
     if (now - nextRebalanceNanos >= 0) {
+      Duration outage = finishAll(); // a lane's buckets may change hands
+      if (outage != null) {
+        return outage;
+      }
       Set<Integer> before = leases.usable();
       leases.rebalance();
       nextRebalanceNanos = now + config.leaseDuration().toNanos() / 3;
@@ -87,27 +129,91 @@ final class RelayWorker implements Runnable {
       } while (deleted == 1000);
       nextPurgeNanos = now + Math.min(Duration.ofSeconds(30).toNanos(), window.toNanos());
     }
-    List<Integer> buckets = new ArrayList<>(leases.usable());
-    if (buckets.isEmpty()) {
-      return idle(Long.MAX_VALUE);
+    int lane = nextLane;
+    nextLane = (lane + 1) % inFlight.length;
+    // The lane's previous batch is applied before its buckets are claimed again.
+    Duration outage = finish(lane);
+    if (outage != null) {
+      return outage;
+    }
+    List<Integer> buckets = new ArrayList<>();
+    for (int b : leases.usable()) {
+      if (b % inFlight.length == lane) {
+        buckets.add(b);
+      }
     }
     List<PendingRow> rows =
-        store.claim(buckets, batches.waitingKeys(MAX_EXCLUDED_KEYS), config.batchSize());
-    if (rows.isEmpty()) {
-      return idle(batches.untilNextRetry());
+        buckets.isEmpty()
+            ? List.of()
+            : store.claim(buckets, batches.waitingKeys(MAX_EXCLUDED_KEYS), config.batchSize());
+    inFlight[lane] = rows.isEmpty() ? null : batches.send(rows, leases);
+    shortClaims = rows.size() == config.batchSize() ? 0 : shortClaims + 1;
+    if (!rows.isEmpty() && inFlight[lane] == null) {
+      outageAttempts = 0; // only parked rows, or leases about to expire: progress of a kind
     }
-    BatchPublisher.Outcome outcome = batches.publish(rows, leases);
-    if (outcome == BatchPublisher.Outcome.ALL_FAILED_RETRIABLE) {
-      // The broker looks down: back off the whole relay, not only the keys.
-      Duration delay = Duration.ofMillis(outageBackoff.apply(++outageAttempts));
-      log.warn(
-          "{} - nothing in the batch was acknowledged; backing off {} ms",
-          config.name(),
-          delay.toMillis());
-      return delay;
+    if (shortClaims < inFlight.length) {
+      return Duration.ZERO; // claim the next lane while this batch is in flight
     }
-    outageAttempts = 0;
-    return rows.size() < config.batchSize() ? idle(batches.untilNextRetry()) : Duration.ZERO;
+    shortClaims = 0; // every lane claimed since the last full batch: apply all, then sleep
+    outage = finishAll();
+    if (outage != null) {
+      return outage;
+    }
+    if (leases.usable().isEmpty()) {
+      return idle(Long.MAX_VALUE);
+    }
+    return idle(batches.untilNextRetry());
+  }
+
+  /**
+   * Applies every batch in flight; returns the relay's backoff if the broker looks down (nothing
+   * acknowledged, nothing rejected in any of them).
+   */
+  private Duration finishAll() throws SQLException, InterruptedException {
+    BatchPublisher.Outcome combined = null;
+    for (int lane = 0; lane < inFlight.length; lane++) {
+      BatchPublisher.Outcome outcome = apply(lane);
+      if (combined != BatchPublisher.Outcome.PROGRESS && outcome != null) {
+        combined = outcome;
+      }
+    }
+    return outcome(combined);
+  }
+
+  /** Applies a lane's batch in flight; returns the relay's backoff if the broker looks down. */
+  private Duration finish(int lane) throws SQLException, InterruptedException {
+    return outcome(apply(lane));
+  }
+
+  /** Null if the lane has nothing in flight. */
+  private BatchPublisher.Outcome apply(int lane) throws SQLException, InterruptedException {
+    BatchPublisher.InFlight sent = inFlight[lane];
+    if (sent == null) {
+      return null;
+    }
+    inFlight[lane] = null; // applied at most once, even if applying fails
+    return batches.finish(sent, leases);
+  }
+
+  /**
+   * Null unless the broker looks down, then the relay's backoff; progress resets the backoff, no
+   * batch (null) leaves it as it is.
+   */
+  private Duration outcome(BatchPublisher.Outcome outcome) {
+    if (outcome != BatchPublisher.Outcome.ALL_FAILED_RETRIABLE) {
+      if (outcome == BatchPublisher.Outcome.PROGRESS) {
+        outageAttempts = 0;
+      }
+      return null;
+    }
+    // The broker looks down: back off the whole relay, not only the keys.
+    shortClaims = 0;
+    Duration delay = Duration.ofMillis(outageBackoff.apply(++outageAttempts));
+    log.warn(
+        "{} - nothing in the batch was acknowledged; backing off {} ms",
+        config.name(),
+        delay.toMillis());
+    return delay;
   }
 
   private boolean backOff(Exception e) {

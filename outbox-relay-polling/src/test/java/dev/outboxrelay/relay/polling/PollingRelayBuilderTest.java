@@ -15,6 +15,9 @@ class PollingRelayBuilderTest {
     assertThatThrownBy(() -> PollingRelay.builder().batchSize(0))
         .isInstanceOf(OutboxConfigException.class)
         .hasMessage("batchSize must be between 1 and 10000, but was 0");
+    assertThatThrownBy(() -> PollingRelay.builder().inFlightBatches(9))
+        .isInstanceOf(OutboxConfigException.class)
+        .hasMessage("inFlightBatches must be between 1 and 8, but was 9");
     assertThatThrownBy(() -> PollingRelay.builder().leaseDuration(Duration.ofMillis(10)))
         .hasMessage("leaseDuration must be at least PT1S, but was PT0.01S");
     assertThatThrownBy(() -> PollingRelay.builder().name(" "))
