@@ -80,7 +80,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       if (!rows.isEmpty()) {
         awaitVisible(txids);
       }
-      publishUntilDone(rows);
+      publishUntilDone(rows, false);
       for (RecordChangeEvent<SourceRecord> r : records) {
         committer.markProcessed(r);
       }
@@ -132,13 +132,21 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     }
   }
 
-  /** Publishes the stream rows still pending; on an outage retries with backoff, never skipping. */
-  private void publishUntilDone(List<PendingRow> rows) throws InterruptedException {
+  /**
+   * Publishes the rows still pending; on an outage retries with backoff, never skipping. {@code
+   * justRead}: the rows were read as pending a moment ago, so the first attempt skips the check.
+   */
+  private void publishUntilDone(List<PendingRow> rows, boolean justRead)
+      throws InterruptedException {
     int attempt = 0;
+    boolean check = !justRead;
     while (!rows.isEmpty()) {
       try {
-        Set<UUID> pending = store.stillPending(rows.stream().map(PendingRow::id).toList());
-        rows = rows.stream().filter(r -> pending.contains(r.id())).toList();
+        if (check) {
+          Set<UUID> pending = store.stillPending(rows.stream().map(PendingRow::id).toList());
+          rows = rows.stream().filter(r -> pending.contains(r.id())).toList();
+        }
+        check = true;
         if (publishing.publish(rows) == Publishing.Outcome.PROGRESS) {
           return;
         }
@@ -241,7 +249,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
           pause(Duration.ofMillis(config.backoff().apply(++attempt)));
         }
       }
-      publishUntilDone(rows);
+      publishUntilDone(rows, true);
     }
   }
 
