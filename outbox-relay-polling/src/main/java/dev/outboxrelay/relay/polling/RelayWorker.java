@@ -13,13 +13,16 @@ import org.slf4j.LoggerFactory;
 /**
  * The claim loop: lease, claim, publish, mark; backs off on failures. One thread.
  *
- * <p>The leased buckets are split into lanes by {@code bucket % lanes}. Each pass claims the next
- * lane's oldest rows and hands them to the publisher without waiting, so while one lane's batch is
- * being acknowledged the next lane is claimed and sent: the database and the broker work at the
- * same time instead of in turn. A lane's batch is applied (marked, backed off, parked) before that
- * lane is claimed again, and a key always falls in one bucket, so no key is ever in two batches at
- * once and per-key order is exactly as with one batch at a time. Before the relay sleeps,
- * rebalances its leases or stops, every batch in flight is applied.
+ * <p>Without a backlog each pass claims every leased bucket and publishes and applies the batch in
+ * turn (the shortest commit-to-ack path). Once a claim returns a full batch, the buckets are split
+ * into lanes by {@code bucket % lanes}: each pass claims the next lane's oldest rows and hands them
+ * to the publisher without waiting, so while one lane's batch is being acknowledged the next lane
+ * is claimed and sent, and the database and the broker work at the same time instead of in turn. A
+ * lane's batch is applied (marked, backed off, parked) before that lane is claimed again, and a key
+ * always falls in one bucket, so no key is ever in two batches at once and per-key order is exactly
+ * as with one batch at a time. When a round of lanes returns no full batch, the relay applies every
+ * batch in flight and goes back to single claims; it does so as well before it sleeps, rebalances
+ * its leases or stops.
  */
 final class RelayWorker implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(RelayWorker.class);
@@ -37,6 +40,9 @@ final class RelayWorker implements Runnable {
 
   /** Per lane, its batch in flight (null if none). */
   private final BatchPublisher.InFlight[] inFlight;
+
+  /** Lanes in use: 1 (every bucket in one claim) unless draining a backlog. */
+  private int active = 1;
 
   private int nextLane;
 
@@ -130,15 +136,16 @@ final class RelayWorker implements Runnable {
       nextPurgeNanos = now + Math.min(Duration.ofSeconds(30).toNanos(), window.toNanos());
     }
     int lane = nextLane;
-    nextLane = (lane + 1) % inFlight.length;
-    // The lane's previous batch is applied before its buckets are claimed again.
-    Duration outage = finish(lane);
+    nextLane = (lane + 1) % active;
+    // The lane's previous batch is applied before its buckets are claimed again (with one lane:
+    // every batch, since a single claim covers every bucket).
+    Duration outage = active == 1 ? finishAll() : finish(lane);
     if (outage != null) {
       return outage;
     }
     List<Integer> buckets = new ArrayList<>();
     for (int b : leases.usable()) {
-      if (b % inFlight.length == lane) {
+      if (b % active == lane) {
         buckets.add(b);
       }
     }
@@ -147,14 +154,25 @@ final class RelayWorker implements Runnable {
             ? List.of()
             : store.claim(buckets, batches.waitingKeys(MAX_EXCLUDED_KEYS), config.batchSize());
     inFlight[lane] = rows.isEmpty() ? null : batches.send(rows, leases);
-    shortClaims = rows.size() == config.batchSize() ? 0 : shortClaims + 1;
+    boolean full = rows.size() == config.batchSize();
+    shortClaims = full ? 0 : shortClaims + 1;
     if (!rows.isEmpty() && inFlight[lane] == null) {
       outageAttempts = 0; // only parked rows, or leases about to expire: progress of a kind
     }
-    if (shortClaims < inFlight.length) {
+    if (active == 1 && full && inFlight.length > 1) {
+      outage = finish(0); // a backlog: from now on claim lane by lane
+      active = inFlight.length;
+      nextLane = 0;
+      shortClaims = 0;
+      return outage == null ? Duration.ZERO : outage;
+    }
+    if (shortClaims < active) {
       return Duration.ZERO; // claim the next lane while this batch is in flight
     }
-    shortClaims = 0; // every lane claimed since the last full batch: apply all, then sleep
+    // Every lane claimed since the last full batch: apply all, back to single claims, sleep.
+    shortClaims = 0;
+    active = 1;
+    nextLane = 0;
     outage = finishAll();
     if (outage != null) {
       return outage;
@@ -171,11 +189,19 @@ final class RelayWorker implements Runnable {
    */
   private Duration finishAll() throws SQLException, InterruptedException {
     BatchPublisher.Outcome combined = null;
+    SQLException failed = null;
     for (int lane = 0; lane < inFlight.length; lane++) {
-      BatchPublisher.Outcome outcome = apply(lane);
-      if (combined != BatchPublisher.Outcome.PROGRESS && outcome != null) {
-        combined = outcome;
+      try { // every lane is applied (or dropped, to be claimed again) even if one fails
+        BatchPublisher.Outcome outcome = apply(lane);
+        if (combined != BatchPublisher.Outcome.PROGRESS && outcome != null) {
+          combined = outcome;
+        }
+      } catch (SQLException e) {
+        failed = failed == null ? e : failed;
       }
+    }
+    if (failed != null) {
+      throw failed;
     }
     return outcome(combined);
   }
