@@ -63,8 +63,7 @@ final class Parts {
                   "drain.polling." + db,
                   "polling relay drain, " + db,
                   "msg/s",
-                  "1 relay, batch 500, to Kafka, default batches in flight (PostgreSQL 3,"
-                      + " MariaDB 2)",
+                  "1 relay, batch 500, to Kafka, default 2 batches in flight",
                   () -> polling.drain(dbs.get(db), db, n, 500, 1, true)));
     }
     for (String db : DBS) {

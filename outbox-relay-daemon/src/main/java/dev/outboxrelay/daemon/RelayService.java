@@ -84,7 +84,7 @@ final class RelayService implements AutoCloseable {
               .strictOrder(config.strictOrder())
               .listenNotify(config.listenNotify())
               .listener(metrics);
-      if (config.inFlightBatches() > 0) { // else the relay's default for the dialect
+      if (config.inFlightBatches() > 0) { // else the relay's default
         b.inFlightBatches(config.inFlightBatches());
       }
       polling = b.build();

@@ -314,10 +314,7 @@ public class OutboxProperties implements Validator {
     /** Rows per claim and publish (polling), 1 to 10000. */
     private int batchSize = 500;
 
-    /**
-     * Batches awaiting acknowledgements at once (polling), 1 to 8; 1 is sequential. Default: 3 on
-     * PostgreSQL, 2 on MySQL/MariaDB.
-     */
+    /** Batches awaiting acknowledgements at once (polling), 1 to 8; 1 is sequential. Default: 2. */
     private Integer inFlightBatches;
 
     /** Idle wait between claims (polling, default 250ms) or Debezium's poll (CDC, 20ms). */

@@ -15,7 +15,7 @@ public final class PollingRelayBuilder {
   private Publisher publisher;
   private OutboxTable table = OutboxTable.defaults();
   private int batchSize = 500;
-  private int inFlightBatches; // 0: by dialect
+  private int inFlightBatches = 2;
   private Duration pollInterval = Duration.ofMillis(250);
   private Duration leaseDuration = Duration.ofSeconds(10);
   private Duration publishTimeout = Duration.ofSeconds(60);
@@ -69,8 +69,7 @@ public final class PollingRelayBuilder {
    * into this many lanes ({@code bucket % n}); while one lane's batch is acknowledged the next lane
    * is claimed and sent. No key is ever in two batches at once, so per-key order does not depend on
    * it. 1 is the strictly sequential claim, publish, mark loop; {@link #strictOrder} always uses 1.
-   * Default: 3 on PostgreSQL, 2 on MySQL/MariaDB (measured best on a 200k-row backlog; see the
-   * benchmarks README).
+   * Default: 2 (see the benchmarks README for 1, 2 and 3 measured on PostgreSQL and MariaDB).
    */
   public PollingRelayBuilder inFlightBatches(int inFlightBatches) {
     if (inFlightBatches < 1 || inFlightBatches > 8) {

@@ -14,7 +14,7 @@ record PollingRelayConfig(
     Publisher publisher,
     OutboxTable table,
     int batchSize,
-    int inFlightBatches, // 0: by dialect
+    int inFlightBatches,
     Duration pollInterval,
     Duration leaseDuration,
     Duration publishTimeout,
