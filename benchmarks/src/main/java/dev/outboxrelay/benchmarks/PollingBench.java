@@ -33,7 +33,7 @@ final class PollingBench {
 
   /**
    * As above, with {@code inFlight} batches awaiting acknowledgements at once per relay (0: the
-   * relay's default for the database).
+   * relay's default).
    */
   double drain(
       DatabaseServer server,

@@ -8,7 +8,6 @@ import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.cdc.CdcRelayBuilder;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
 import dev.outboxrelay.relay.polling.PollingRelay;
-import dev.outboxrelay.relay.polling.PollingRelayBuilder;
 import dev.outboxrelay.relay.polling.Retention;
 import dev.outboxrelay.writer.OutboxSchema;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -68,13 +67,14 @@ final class RelayService implements AutoCloseable {
     Retention retention =
         config.keepPublishedFor().map(Retention::keepFor).orElse(Retention.deleteImmediately());
     if (config.mode() == Mode.POLLING) {
-      PollingRelayBuilder b =
+      polling =
           PollingRelay.builder()
               .name(config.name())
               .dataSource(pool)
               .publisher(publisher)
               .table(config.table())
               .batchSize(config.batchSize())
+              .inFlightBatches(config.inFlightBatches())
               .pollInterval(config.pollInterval())
               .leaseDuration(config.leaseDuration())
               .publishTimeout(config.publishTimeout())
@@ -83,11 +83,8 @@ final class RelayService implements AutoCloseable {
               .retention(retention)
               .strictOrder(config.strictOrder())
               .listenNotify(config.listenNotify())
-              .listener(metrics);
-      if (config.inFlightBatches() > 0) { // else the relay's default
-        b.inFlightBatches(config.inFlightBatches());
-      }
-      polling = b.build();
+              .listener(metrics)
+              .build();
     } else {
       CdcRelayBuilder b =
           CdcRelay.builder()

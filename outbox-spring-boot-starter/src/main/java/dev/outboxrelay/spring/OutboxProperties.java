@@ -315,7 +315,7 @@ public class OutboxProperties implements Validator {
     private int batchSize = 500;
 
     /** Batches awaiting acknowledgements at once (polling), 1 to 8; 1 is sequential. Default: 2. */
-    private Integer inFlightBatches;
+    private int inFlightBatches = 2;
 
     /** Idle wait between claims (polling, default 250ms) or Debezium's poll (CDC, 20ms). */
     private Duration pollInterval;
@@ -349,11 +349,11 @@ public class OutboxProperties implements Validator {
       this.batchSize = batchSize;
     }
 
-    public Integer getInFlightBatches() {
+    public int getInFlightBatches() {
       return inFlightBatches;
     }
 
-    public void setInFlightBatches(Integer inFlightBatches) {
+    public void setInFlightBatches(int inFlightBatches) {
       this.inFlightBatches = inFlightBatches;
     }
 

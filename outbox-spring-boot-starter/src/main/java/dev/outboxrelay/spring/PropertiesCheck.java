@@ -35,8 +35,7 @@ final class PropertiesCheck {
     if (r.getBatchSize() < 1 || r.getBatchSize() > 10_000) {
       reject(errors, "relay.batchSize", r.getBatchSize(), "between 1 and 10000");
     }
-    Integer inFlight = r.getInFlightBatches();
-    if (inFlight != null && (inFlight < 1 || inFlight > 8)) {
+    if (r.getInFlightBatches() < 1 || r.getInFlightBatches() > 8) {
       reject(errors, "relay.inFlightBatches", r.getInFlightBatches(), "between 1 and 8");
     }
     atLeast(errors, "relay.pollInterval", r.getPollInterval(), Duration.ofMillis(1), true);

@@ -27,6 +27,7 @@ final class RelayFactories {
             .publisher(publisher)
             .table(table)
             .batchSize(p.getBatchSize())
+            .inFlightBatches(p.getInFlightBatches())
             .leaseDuration(p.getLeaseDuration())
             .publishTimeout(p.getPublishTimeout())
             .backoffInitial(p.getBackoffInitial())
@@ -40,9 +41,6 @@ final class RelayFactories {
                     : Retention.keepFor(p.getKeepFor()));
     if (p.getPollInterval() != null) {
       b.pollInterval(p.getPollInterval());
-    }
-    if (p.getInFlightBatches() != null) {
-      b.inFlightBatches(p.getInFlightBatches());
     }
     PollingRelay relay = b.build();
     return new OutboxRelayLifecycle.Handle() {

@@ -336,7 +336,7 @@ public final class ConfigLoader {
         table,
         n.bool("create-schema", false),
         n.integer("batch-size", 500, 1, 10_000),
-        n.integer("in-flight-batches", 0, 1, 8), // 0: the relay's default
+        n.integer("in-flight-batches", 2, 1, 8),
         n.duration(
             "poll-interval", mode == Mode.CDC ? Duration.ofMillis(20) : Duration.ofMillis(200)),
         n.duration("lease-duration", Duration.ofSeconds(10)),

@@ -61,9 +61,7 @@ public final class PollingRelay implements AutoCloseable {
         new RelayStore(
             config.dataSource(), sql, owner, config.retention().keepsRows(), config.strictOrder());
     Waker waker = new Waker();
-    int lanes = config.strictOrder() ? 1 : config.inFlightBatches();
-    worker =
-        new RelayWorker(config, lanes, leases, store, new BatchPublisher(config, store), waker);
+    worker = new RelayWorker(config, leases, store, new BatchPublisher(config, store), waker);
     log.info("{} - starting as {} on {} table {}", config.name(), owner, dialect, config.table());
     if (config.listenNotify() && dialect == SqlDialect.POSTGRESQL && pgjdbcPresent()) {
       notifyListener =

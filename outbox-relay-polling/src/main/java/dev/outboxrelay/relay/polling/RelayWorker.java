@@ -54,7 +54,6 @@ final class RelayWorker implements Runnable {
 
   RelayWorker(
       PollingRelayConfig config,
-      int lanes,
       Leases leases,
       RelayStore store,
       BatchPublisher batches,
@@ -65,7 +64,9 @@ final class RelayWorker implements Runnable {
     this.batches = batches;
     this.waker = waker;
     this.outageBackoff = config.backoff();
-    this.inFlight = new BatchPublisher.InFlight[lanes];
+    // Strict order publishes one sequence prefix at a time: one lane.
+    this.inFlight =
+        new BatchPublisher.InFlight[config.strictOrder() ? 1 : config.inFlightBatches()];
   }
 
   @Override
