@@ -1,0 +1,14 @@
+package dev.outboxrelay.it.polling.late;
+
+import dev.outboxrelay.testing.DatabaseExtension;
+import dev.outboxrelay.testing.DatabaseServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class MariaDbLateCommitIT extends LateCommitLoad {
+  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.mariadb();
+
+  @Override
+  protected DatabaseServer database() {
+    return DB.server();
+  }
+}
