@@ -108,7 +108,9 @@ final class BatchPublisher {
           retry.size(),
           retry.get(0).failure().orElseThrow().getMessage());
     }
-    int marked = store.markDone(done);
+    Set<java.util.UUID> acked = new HashSet<>();
+    done.forEach(m -> acked.add(m.id()));
+    int marked = store.markDone(rows.stream().filter(r -> acked.contains(r.id())).toList());
     if (marked < done.size()) {
       log.warn(
           "{} - lease lost: {} of {} marks refused by the fence",

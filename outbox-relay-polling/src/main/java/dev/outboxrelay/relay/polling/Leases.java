@@ -49,24 +49,29 @@ final class Leases {
     return validUntilNanos - System.nanoTime() > margin.toNanos();
   }
 
-  /** Extends this relay's unexpired leases and its heartbeat. */
+  /**
+   * Extends this relay's unexpired leases and its heartbeat. Each lease is updated by its primary
+   * key: an {@code UPDATE ... WHERE owner = ?} scans the lease table (no index on owner) and on
+   * InnoDB locks every row it reads, so it queued behind any statement holding a lock on another
+   * relay's lease, and made that relay's statements queue behind it.
+   */
   void renew() throws SQLException {
     long start = System.nanoTime();
     try (Connection c = RelaySql.relayConnection(dataSource)) {
       heartbeat(c);
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "UPDATE "
-                  + sql.lease
-                  + " SET expires_at = "
-                  + sql.nowPlusMillis()
-                  + " WHERE owner = ? AND expires_at > "
-                  + sql.now())) {
-        ps.setLong(1, ttlMillis);
-        ps.setString(2, owner);
-        ps.executeUpdate();
-      }
-      owned = read(c);
+      perBucket(
+          c,
+          "UPDATE "
+              + sql.lease
+              + " SET expires_at = "
+              + sql.nowPlusMillis()
+              + " WHERE owner = ? AND expires_at > "
+              + sql.now()
+              + " AND bucket = ?",
+          owned,
+          ttlMillis,
+          owner);
+      owned = read(c, true);
     }
     // The database computed now()+ttl after 'start': counting from 'start' is conservative.
     validUntilNanos = start + Duration.ofMillis(ttlMillis * 9 / 10).toNanos();
@@ -81,20 +86,11 @@ final class Leases {
       }
       int relays = liveRelays(c);
       int share = (OutboxTable.BUCKETS + relays - 1) / relays;
-      Set<Integer> mine = read(c);
+      Set<Integer> mine = read(c, true);
       if (mine.size() < share) {
         acquire(c, share - mine.size());
       } else if (mine.size() > share) {
-        List<Integer> excess = new ArrayList<>(mine).subList(share, mine.size());
-        update(
-            c,
-            "UPDATE "
-                + sql.lease
-                + " SET owner = NULL, expires_at = NULL WHERE owner = ?"
-                + " AND bucket IN ("
-                + RelaySql.marks(excess.size())
-                + ")",
-            excess);
+        giveBack(c, new ArrayList<>(mine).subList(share, mine.size()));
       }
     }
     Set<Integer> before = owned;
@@ -109,11 +105,12 @@ final class Leases {
     owned = Set.of();
     validUntilNanos = System.nanoTime();
     try (Connection c = RelaySql.relayConnection(dataSource)) {
-      update(
-          c,
-          "UPDATE " + sql.lease + " SET owner = NULL, expires_at = NULL WHERE owner = ?",
-          List.of());
-      update(c, "DELETE FROM " + sql.relay + " WHERE owner = ?", List.of());
+      giveBack(c, read(c, false));
+      try (PreparedStatement ps =
+          c.prepareStatement("DELETE FROM " + sql.relay + " WHERE owner = ?")) {
+        ps.setString(1, owner);
+        ps.executeUpdate();
+      }
     }
   }
 
@@ -140,42 +137,71 @@ final class Leases {
     if (free.isEmpty()) {
       return;
     }
-    // The condition is re-checked by the UPDATE itself, so two relays never take one bucket.
+    // The condition is re-checked by each UPDATE, so two relays never take one bucket; one point
+    // update per bucket, as in renew().
+    perBucket(
+        c,
+        "UPDATE "
+            + sql.lease
+            + " SET owner = ?, epoch = epoch + 1, expires_at = "
+            + sql.nowPlusMillis()
+            + " WHERE (owner IS NULL OR expires_at IS NULL OR expires_at <= "
+            + sql.now()
+            + ") AND bucket = ?",
+        free,
+        owner,
+        ttlMillis);
+  }
+
+  private void giveBack(Connection c, java.util.Collection<Integer> buckets) throws SQLException {
+    perBucket(
+        c,
+        "UPDATE "
+            + sql.lease
+            + " SET owner = NULL, expires_at = NULL WHERE owner = ? AND bucket = ?",
+        buckets,
+        owner);
+  }
+
+  /**
+   * Runs a statement whose last parameter is a bucket once per bucket, in ascending order (so two
+   * relays lock leases in the same order and cannot deadlock), in one transaction.
+   */
+  private static void perBucket(
+      Connection c, String statement, java.util.Collection<Integer> buckets, Object... first)
+      throws SQLException {
+    List<List<Object>> rows = new ArrayList<>();
+    for (int b : new TreeSet<>(buckets)) {
+      List<Object> row = new ArrayList<>(List.of(first));
+      row.add(b);
+      rows.add(row);
+    }
+    RelaySql.batch(c, statement, rows);
+  }
+
+  /**
+   * Updates this relay's heartbeat by primary key, inserting it the first time. Not an upsert: on
+   * InnoDB {@code INSERT ... ON DUPLICATE KEY UPDATE} takes a next-key lock on the existing row,
+   * which a starting relay's insert next to it would wait for.
+   */
+  private void heartbeat(Connection c) throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             "UPDATE "
-                + sql.lease
-                + " SET owner = ?,"
-                + " epoch = epoch + 1, expires_at = "
+                + sql.relay
+                + " SET expires_at = "
                 + sql.nowPlusMillis()
-                + " WHERE bucket IN ("
-                + RelaySql.marks(free.size())
-                + ") AND (owner IS NULL OR expires_at IS NULL OR expires_at <= "
-                + sql.now()
-                + ")")) {
-      ps.setString(1, owner);
-      ps.setLong(2, ttlMillis);
-      for (int i = 0; i < free.size(); i++) {
-        ps.setInt(3 + i, free.get(i));
+                + " WHERE owner = ?")) {
+      ps.setLong(1, ttlMillis);
+      ps.setString(2, owner);
+      if (ps.executeUpdate() > 0) {
+        return;
       }
-      ps.executeUpdate();
     }
-  }
-
-  private void heartbeat(Connection c) throws SQLException {
-    String upsert =
-        sql.dialect == dev.outboxrelay.core.SqlDialect.POSTGRESQL
-            ? "INSERT INTO "
-                + sql.relay
-                + " (owner, expires_at) VALUES (?, "
-                + sql.nowPlusMillis()
-                + ") ON CONFLICT (owner) DO UPDATE SET expires_at = EXCLUDED.expires_at"
-            : "INSERT INTO "
-                + sql.relay
-                + " (owner, expires_at) VALUES (?, "
-                + sql.nowPlusMillis()
-                + ") ON DUPLICATE KEY UPDATE expires_at = VALUES(expires_at)";
-    try (PreparedStatement ps = c.prepareStatement(upsert)) {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            sql.insertIgnore(
+                sql.relay, "(owner, expires_at) VALUES (?, " + sql.nowPlusMillis() + ")"))) {
       ps.setString(1, owner);
       ps.setLong(2, ttlMillis);
       ps.executeUpdate();
@@ -192,11 +218,15 @@ final class Leases {
     }
   }
 
-  private Set<Integer> read(Connection c) throws SQLException {
+  /** This relay's buckets (unexpired ones only, or all); a plain read, which locks nothing. */
+  private Set<Integer> read(Connection c, boolean unexpired) throws SQLException {
     Set<Integer> buckets = new TreeSet<>();
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT bucket FROM " + sql.lease + " WHERE owner = ? AND expires_at > " + sql.now())) {
+            "SELECT bucket FROM "
+                + sql.lease
+                + " WHERE owner = ?"
+                + (unexpired ? " AND expires_at > " + sql.now() : ""))) {
       ps.setString(1, owner);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -214,16 +244,6 @@ final class Leases {
     }
     try (PreparedStatement ps =
         c.prepareStatement(sql.insertIgnore(sql.lease, "(bucket) VALUES " + values))) {
-      ps.executeUpdate();
-    }
-  }
-
-  private void update(Connection c, String statement, List<Integer> buckets) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(statement)) {
-      ps.setString(1, owner);
-      for (int i = 0; i < buckets.size(); i++) {
-        ps.setInt(2 + i, buckets.get(i));
-      }
       ps.executeUpdate();
     }
   }

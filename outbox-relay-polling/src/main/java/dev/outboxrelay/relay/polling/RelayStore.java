@@ -3,7 +3,7 @@ package dev.outboxrelay.relay.polling;
 import static dev.outboxrelay.core.OutboxColumn.ID;
 import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
-import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.internal.PendingRow;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,7 +11,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /** The relay's statements against the outbox table; each runs in its own auto-commit unit. */
@@ -101,20 +103,71 @@ final class RelayStore {
     }
   }
 
-  /** Marks rows done; returns how many the fence let through. */
-  int markDone(List<OutboxMessage> messages) throws SQLException {
-    if (messages.isEmpty()) {
+  /** Marks acknowledged rows done; returns how many the lease fence let through. */
+  int markDone(List<PendingRow> rows) throws SQLException {
+    if (rows.isEmpty()) {
       return 0;
     }
-    try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(sql.markDone(messages.size(), keepRows))) {
+    try (Connection c = connection()) {
+      return sql.dialect == SqlDialect.POSTGRESQL ? markFenced(c, rows) : markHeld(c, rows);
+    }
+  }
+
+  private int markFenced(Connection c, List<PendingRow> rows) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.markDone(rows.size(), keepRows))) {
       int i = 1;
-      for (OutboxMessage m : messages) {
-        sql.setId(ps, i++, m.id());
+      for (PendingRow r : rows) {
+        sql.setId(ps, i++, r.id());
       }
       ps.setString(i, owner);
       return ps.executeUpdate();
     }
+  }
+
+  /**
+   * MySQL/MariaDB: reads which buckets this relay still holds, then marks the rows of those by
+   * primary key, one point statement each, in one transaction (ids sorted, so two relays marking at
+   * once cannot deadlock). Nothing here locks a lease or a row that is not marked, so a mark never
+   * queues behind a writer's uncommitted insert and never holds up the lease renewal.
+   *
+   * <p>The fence read is not a locking read, and need not be. What the fence guarantees: a relay
+   * that lost a bucket has its marks of that bucket refused, learns it (onFenced, local leases
+   * dropped) and publishes nothing more of it until it holds the lease again. A lock would only add
+   * that no other relay takes the bucket between this read and the commit below; without it, the
+   * new owner may claim a row this mark then deletes. That row was acknowledged by the broker
+   * before this mark began (ack before done), so nothing is lost and no later row of its key can
+   * overtake it: the new owner sends it again at worst, the duplicate that a lease lost in the
+   * middle of a batch causes anyway.
+   */
+  private int markHeld(Connection c, List<PendingRow> rows) throws SQLException {
+    Set<Integer> held = heldBuckets(c, rows);
+    List<List<Object>> ids =
+        rows.stream()
+            .filter(r -> held.contains(r.bucket()))
+            .map(r -> r.id().toString())
+            .sorted()
+            .map(id -> List.<Object>of(id))
+            .toList();
+    RelaySql.batch(c, sql.markOne(keepRows), ids);
+    return ids.size();
+  }
+
+  private Set<Integer> heldBuckets(Connection c, List<PendingRow> rows) throws SQLException {
+    List<Integer> buckets = rows.stream().map(PendingRow::bucket).distinct().toList();
+    Set<Integer> held = new HashSet<>();
+    try (PreparedStatement ps = c.prepareStatement(sql.heldBuckets(buckets.size()))) {
+      int i = 1;
+      for (int b : buckets) {
+        ps.setInt(i++, b);
+      }
+      ps.setString(i, owner);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          held.add(rs.getInt(1));
+        }
+      }
+    }
+    return held;
   }
 
   /** Parks a key; false if the fence refused it (lease lost). */
@@ -143,30 +196,59 @@ final class RelayStore {
 
   /** Deletes published rows older than the window, at most {@code limit}; returns the count. */
   int purgePublished(Duration window, int limit) throws SQLException {
-    String statement =
-        sql.dialect == dev.outboxrelay.core.SqlDialect.POSTGRESQL
-            ? "DELETE FROM "
+    try (Connection c = connection()) {
+      return sql.dialect == SqlDialect.POSTGRESQL
+          ? purgeInOne(c, window, limit)
+          : purgeByKey(c, window, limit);
+    }
+  }
+
+  private int purgeInOne(Connection c, Duration window, int limit) throws SQLException {
+    String id = sql.col(ID);
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "DELETE FROM "
                 + sql.outbox
                 + " WHERE "
-                + sql.col(ID)
+                + id
                 + " IN (SELECT "
-                + sql.col(ID)
+                + id
                 + " FROM "
                 + sql.outbox
                 + " WHERE "
                 + sql.published()
-                + " < now() - ? * interval '1 millisecond' LIMIT ?)"
-            : "DELETE FROM "
-                + sql.outbox
-                + " WHERE "
-                + sql.published()
-                + " < CURRENT_TIMESTAMP(6) - INTERVAL ? * 1000 MICROSECOND LIMIT ?";
-    try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(statement)) {
+                + " < now() - ? * interval"
+                + " '1 millisecond' LIMIT ?)")) {
       ps.setLong(1, window.toMillis());
       ps.setInt(2, limit);
       return ps.executeUpdate();
     }
+  }
+
+  /**
+   * MySQL/MariaDB: no index leads with published_at, so a DELETE by that condition would be a
+   * locking full scan, waiting on every uncommitted insert it meets. The candidates are found by a
+   * plain (non-locking) read and deleted by primary key, the condition checked again (a replayed
+   * row is pending again and stays).
+   */
+  private int purgeByKey(Connection c, Duration window, int limit) throws SQLException {
+    String older = sql.published() + " < CURRENT_TIMESTAMP(6) - INTERVAL ? * 1000 MICROSECOND";
+    List<List<Object>> ids = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT " + sql.col(ID) + " FROM " + sql.outbox + " WHERE " + older + " LIMIT ?")) {
+      ps.setLong(1, window.toMillis());
+      ps.setInt(2, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          ids.add(List.of(rs.getString(1), window.toMillis()));
+        }
+      }
+    }
+    ids.sort(java.util.Comparator.comparing(row -> (String) row.get(0)));
+    RelaySql.batch(
+        c, "DELETE FROM " + sql.outbox + " WHERE " + sql.col(ID) + " = ? AND " + older, ids);
+    return ids.size();
   }
 
   private Connection connection() throws SQLException {

@@ -29,17 +29,24 @@ class RelaySqlTest {
 
   @Test
   void marksAreFencedByTheLease() {
-    String maria = new RelaySql(table, SqlDialect.MARIADB).markDone(2, true);
-    assertThat(maria)
-        .startsWith("UPDATE `app`.`events` SET `published_at` = CURRENT_TIMESTAMP(6)")
-        .contains("`id` IN (?, ?)")
-        .contains(
-            "EXISTS (SELECT 1 FROM `app`.`events_lease` l WHERE l.bucket = `app`.`events`.`bucket`"
-                + " AND l.owner = ? AND l.expires_at > CURRENT_TIMESTAMP(6))");
     assertThat(new RelaySql(table, SqlDialect.POSTGRESQL).markDone(1, false))
         .startsWith("DELETE FROM \"app\".\"events\" WHERE")
         .endsWith(
             " AND (SELECT 1 FROM \"app\".\"events_lease\" l WHERE l.bucket ="
                 + " \"app\".\"events\".\"bucket\" AND l.owner = ? AND l.expires_at > now()) = 1");
+  }
+
+  /** MariaDB: a non-locking read of the leases, then point marks by primary key only. */
+  @Test
+  void mariaDbMarksOneRowByPrimaryKeyAfterReadingTheLeases() {
+    RelaySql maria = new RelaySql(table, SqlDialect.MARIADB);
+    assertThat(maria.heldBuckets(2))
+        .isEqualTo(
+            "SELECT bucket FROM `app`.`events_lease` WHERE bucket IN (?, ?) AND owner = ?"
+                + " AND expires_at > CURRENT_TIMESTAMP(6)");
+    assertThat(maria.markOne(true))
+        .isEqualTo(
+            "UPDATE `app`.`events` SET `published_at` = CURRENT_TIMESTAMP(6) WHERE `id` = ?");
+    assertThat(maria.markOne(false)).isEqualTo("DELETE FROM `app`.`events` WHERE `id` = ?");
   }
 }
