@@ -68,7 +68,7 @@ final class LateCommitWriters implements AutoCloseable {
     }
   }
 
-  private static OutboxMessage message(String key) {
+  static OutboxMessage message(String key) {
     return OutboxMessage.builder()
         .aggregateType("order")
         .aggregateId(key)
