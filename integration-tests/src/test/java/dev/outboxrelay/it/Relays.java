@@ -1,6 +1,7 @@
 package dev.outboxrelay.it;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.polling.PollingRelay;
@@ -13,9 +14,15 @@ public final class Relays {
   private Relays() {}
 
   public static RelayHandle polling(String name, DataSource ds, Publisher publisher) {
+    return polling(name, ds, publisher, OutboxTable.defaults());
+  }
+
+  public static RelayHandle polling(
+      String name, DataSource ds, Publisher publisher, OutboxTable table) {
     PollingRelay relay =
         PollingRelay.builder()
             .name(name)
+            .table(table)
             .dataSource(ds)
             .publisher(publisher)
             .batchSize(200)
