@@ -12,16 +12,20 @@ import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.DatabaseServer;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The relay contract on a table named {@code order}, a reserved word, and its NOTIFY wake-up. */
+/**
+ * The relay contract on a table {@code "group"."order"}, reserved words both, and its NOTIFY
+ * wake-up.
+ */
 class ReservedWordPostgresPollingKafkaIT extends KafkaRelayContract {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
-  static final OutboxTable ORDER = OutboxTable.builder().name("order").build();
+  static final OutboxTable ORDER = OutboxTable.builder().schema("group").name("order").build();
 
   @Override
   protected DatabaseServer database() {
@@ -31,6 +35,16 @@ class ReservedWordPostgresPollingKafkaIT extends KafkaRelayContract {
   @Override
   protected OutboxTable table() {
     return ORDER;
+  }
+
+  @Override
+  protected void createOutbox(Connection c) {
+    try (Statement st = c.createStatement()) {
+      st.execute("CREATE SCHEMA \"group\"");
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    super.createOutbox(c);
   }
 
   /**
