@@ -37,10 +37,15 @@ public final class Relays {
 
   /** Every instance of one test shares the CDC name (one slot / binlog reader per database). */
   public static RelayHandle cdc(DataSource ds, Publisher publisher) {
+    return cdc(ds, publisher, OutboxTable.defaults());
+  }
+
+  public static RelayHandle cdc(DataSource ds, Publisher publisher, OutboxTable table) {
     HikariDataSource hikari = (HikariDataSource) ds;
     CdcRelay relay =
         CdcRelay.builder()
             .name("cdc_" + hikari.getPoolName())
+            .table(table)
             .source(hikari.getJdbcUrl(), hikari.getUsername(), hikari.getPassword())
             .dataSource(ds)
             .publisher(publisher)
