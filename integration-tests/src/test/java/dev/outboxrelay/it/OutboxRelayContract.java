@@ -1,7 +1,6 @@
 package dev.outboxrelay.it;
 
 import dev.outboxrelay.core.OutboxMessage;
-import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
 import dev.outboxrelay.relay.polling.ParkedKey;
@@ -21,11 +20,12 @@ public abstract class OutboxRelayContract extends RelayContract {
   /** The broker's limit in these tests; twice this size is a poison message. */
   protected static final int MAX_MESSAGE_SIZE = 256 * 1024;
 
-  private final Outbox outbox = Outbox.builder().maxPayloadBytes(4 * MAX_MESSAGE_SIZE).build();
+  private final Outbox outbox =
+      Outbox.builder().table(table()).maxPayloadBytes(4 * MAX_MESSAGE_SIZE).build();
 
   @Override
   protected void createOutbox(Connection c) {
-    OutboxSchema.createIfMissing(c, OutboxTable.defaults());
+    OutboxSchema.createIfMissing(c, table());
   }
 
   @Override
@@ -35,7 +35,7 @@ public abstract class OutboxRelayContract extends RelayContract {
 
   @Override
   protected RelayHandle startRelay(String name, DataSource ds, Publisher publisher) {
-    return Relays.polling(name, ds, publisher);
+    return Relays.polling(name, ds, publisher, table());
   }
 
   @Override
@@ -45,13 +45,11 @@ public abstract class OutboxRelayContract extends RelayContract {
 
   @Override
   protected List<String> parkedKeys(DataSource ds) {
-    return OutboxAdmin.of(ds, OutboxTable.defaults()).parked().stream()
-        .map(ParkedKey::aggregateId)
-        .toList();
+    return OutboxAdmin.of(ds, table()).parked().stream().map(ParkedKey::aggregateId).toList();
   }
 
   @Override
   protected void discardParked(DataSource ds, String key) {
-    OutboxAdmin.of(ds, OutboxTable.defaults()).discardParked(key, Retention.deleteImmediately());
+    OutboxAdmin.of(ds, table()).discardParked(key, Retention.deleteImmediately());
   }
 }

@@ -1,6 +1,7 @@
 package dev.outboxrelay.it;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.polling.PollingRelay;
@@ -13,9 +14,15 @@ public final class Relays {
   private Relays() {}
 
   public static RelayHandle polling(String name, DataSource ds, Publisher publisher) {
+    return polling(name, ds, publisher, OutboxTable.defaults());
+  }
+
+  public static RelayHandle polling(
+      String name, DataSource ds, Publisher publisher, OutboxTable table) {
     PollingRelay relay =
         PollingRelay.builder()
             .name(name)
+            .table(table)
             .dataSource(ds)
             .publisher(publisher)
             .batchSize(200)
@@ -30,10 +37,15 @@ public final class Relays {
 
   /** Every instance of one test shares the CDC name (one slot / binlog reader per database). */
   public static RelayHandle cdc(DataSource ds, Publisher publisher) {
+    return cdc(ds, publisher, OutboxTable.defaults());
+  }
+
+  public static RelayHandle cdc(DataSource ds, Publisher publisher, OutboxTable table) {
     HikariDataSource hikari = (HikariDataSource) ds;
     CdcRelay relay =
         CdcRelay.builder()
             .name("cdc_" + hikari.getPoolName())
+            .table(table)
             .source(hikari.getJdbcUrl(), hikari.getUsername(), hikari.getPassword())
             .dataSource(ds)
             .publisher(publisher)

@@ -73,6 +73,15 @@ public final class OutboxTable {
     return (name.length() > room ? name.substring(0, room) : name) + "_" + suffix;
   }
 
+  /**
+   * The PostgreSQL LISTEN/NOTIFY channel of this table: its name in lower case. The trigger passes
+   * it to {@code pg_notify} as a string, which is taken verbatim; a relay must LISTEN on it as a
+   * quoted identifier, since unquoted it is folded and may be a keyword ({@code LISTEN order}).
+   */
+  public String notifyChannel() {
+    return name.toLowerCase(java.util.Locale.ROOT);
+  }
+
   /** The quoted name of a column. */
   public String quoted(SqlDialect dialect, OutboxColumn column) {
     return dialect.quote(column(column));

@@ -1,5 +1,6 @@
 package dev.outboxrelay.spring;
 
+import dev.outboxrelay.writer.OutboxBuilder;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -109,8 +110,11 @@ public class OutboxProperties implements Validator {
     /** Refuse save() outside a Spring-managed transaction. */
     private boolean requireTransaction = true;
 
-    /** Largest payload accepted, in bytes; keep it at or below the broker's limit. */
-    private int maxPayloadBytes = 1048576;
+    /**
+     * Largest payload accepted, in bytes. Default: 1015808, the writer's, which fits every
+     * publisher's default; raise the publisher's and broker's limits first (writer README).
+     */
+    private int maxPayloadBytes = OutboxBuilder.DEFAULT_MAX_PAYLOAD_BYTES;
 
     public boolean isRequireTransaction() {
       return requireTransaction;

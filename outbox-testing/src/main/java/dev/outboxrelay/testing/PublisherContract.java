@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -26,9 +27,16 @@ public abstract class PublisherContract {
   protected static final String AGGREGATE = "order";
   private Publisher publisher;
   protected String topic;
+  private TopicTemplate topics;
 
   /** A publisher on the running broker, sending to topics from the template. */
   protected abstract Publisher newPublisher(TopicTemplate topics);
+
+  /**
+   * A publisher with nothing set but the broker's address, so every limit is the default, as the
+   * publisher's README documents it.
+   */
+  protected abstract Publisher newPublisherWithDefaults(TopicTemplate topics);
 
   /** Creates a topic with several partitions or queues. */
   protected abstract void createTopic(String topic);
@@ -44,7 +52,8 @@ public abstract class PublisherContract {
     String prefix = "contract-" + UUID.randomUUID().toString().substring(0, 8) + "-";
     topic = prefix + AGGREGATE;
     createTopic(topic);
-    publisher = newPublisher(TopicTemplate.of(prefix + TopicTemplate.PLACEHOLDER));
+    topics = TopicTemplate.of(prefix + TopicTemplate.PLACEHOLDER);
+    publisher = newPublisher(topics);
   }
 
   @AfterEach
@@ -139,6 +148,29 @@ public abstract class PublisherContract {
     assertThat(results.get(2).isAcknowledged()).as("a later message of the failed key").isFalse();
     assertThat(results.get(3).isAcknowledged()).isTrue();
     assertThat(awaitAll(2)).containsOnlyKeys(batch.get(0).id(), batch.get(3).id());
+  }
+
+  /**
+   * The writer's default limits fit this publisher's and its broker's defaults: the largest message
+   * the writer accepts ({@link LargestMessage}) is acknowledged and arrives byte for byte.
+   */
+  @Test
+  void theLargestMessageTheWriterAcceptsArrivesWithDefaultSettings() throws Exception {
+    OutboxMessage largest = LargestMessage.of(AGGREGATE);
+    List<PublishResult> results;
+    try (Publisher defaults = newPublisherWithDefaults(topics)) {
+      results = defaults.publish(List.of(largest)).toCompletableFuture().get(60, TimeUnit.SECONDS);
+    }
+    assertThat(results.get(0).failure()).isEmpty();
+    assertThat(results.get(0).isAcknowledged()).isTrue();
+    ReceivedMessage r = awaitAll(1).get(largest.id());
+    assertThat(r.key()).isEqualTo(largest.aggregateId());
+    assertThat(r.payload()).isEqualTo(largest.payload());
+    assertThat(r.headers())
+        .containsAllEntriesOf(largest.headers())
+        .containsEntry("type", largest.type())
+        .containsEntry("seq", Long.toString(Long.MAX_VALUE))
+        .containsEntry("traceparent", largest.traceparent().orElseThrow());
   }
 
   /** Waits until the topic holds exactly {@code n} messages and returns them by id. */

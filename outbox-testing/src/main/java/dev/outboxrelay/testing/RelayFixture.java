@@ -1,8 +1,11 @@
 package dev.outboxrelay.testing;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.OutboxColumn;
 import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.TopicTemplate;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -54,6 +57,11 @@ public abstract class RelayFixture {
 
   protected abstract void startBroker();
 
+  /** The outbox table under test. Default: {@link OutboxTable#defaults()}. */
+  protected OutboxTable table() {
+    return OutboxTable.defaults();
+  }
+
   protected HikariDataSource dataSource;
   protected String topic;
   protected TopicTemplate topics;
@@ -100,10 +108,17 @@ public abstract class RelayFixture {
   }
 
   protected int rowsOfKey(String key) throws SQLException {
+    SqlDialect d = database().dialect();
+    String sql =
+        "SELECT COUNT(*) FROM "
+            + table().qualifiedName(d)
+            + " WHERE "
+            + table().quoted(d, OutboxColumn.AGGREGATE_ID)
+            + " = ? AND "
+            + d.quote("published_at")
+            + " IS NULL";
     try (Connection c = dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT COUNT(*) FROM outbox WHERE aggregateid = ? AND published_at IS NULL")) {
+        PreparedStatement ps = c.prepareStatement(sql)) {
       ps.setString(1, key);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();

@@ -9,6 +9,7 @@ import static dev.outboxrelay.core.OutboxColumn.TRACEPARENT;
 import static dev.outboxrelay.core.OutboxColumn.TYPE;
 
 import dev.outboxrelay.core.InvalidMessageException;
+import dev.outboxrelay.core.MessageLimits;
 import dev.outboxrelay.core.OutboxDatabaseException;
 import dev.outboxrelay.core.OutboxException;
 import dev.outboxrelay.core.OutboxMessage;
@@ -74,6 +75,17 @@ final class JdbcOutbox implements Outbox {
       throw new InvalidMessageException(
           "payload",
           "must be at most " + maxPayloadBytes + " bytes, but was " + message.payloadSize());
+    }
+    int headersBytes = MessageLimits.headersBytes(message.headers());
+    if (headersBytes > MessageLimits.MAX_HEADERS_BYTES) {
+      throw new InvalidMessageException(
+          "headers",
+          "must take at most "
+              + MessageLimits.MAX_HEADERS_BYTES
+              + " bytes (UTF-8 names and values, "
+              + MessageLimits.HEADER_FRAMING_BYTES
+              + " more per header), but took "
+              + headersBytes);
     }
   }
 

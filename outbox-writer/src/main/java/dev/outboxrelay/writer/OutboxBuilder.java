@@ -1,5 +1,6 @@
 package dev.outboxrelay.writer;
 
+import dev.outboxrelay.core.MessageLimits;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
@@ -7,8 +8,11 @@ import java.util.Objects;
 
 /** Configures an {@link Outbox}; validates each setting as it is given. Not thread-safe. */
 public final class OutboxBuilder {
-  /** 1 MiB: Kafka's default {@code max.request.size}. */
-  public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
+  /**
+   * 1,015,808 bytes: Kafka's default {@code max.request.size} (1 MiB, the smallest of the
+   * publishers' defaults) less {@link MessageLimits#ENVELOPE_BYTES} for key, type and headers.
+   */
+  public static final int DEFAULT_MAX_PAYLOAD_BYTES = MessageLimits.DEFAULT_MAX_PAYLOAD_BYTES;
 
   OutboxTable table = OutboxTable.defaults();
   SqlDialect dialect;
@@ -30,9 +34,12 @@ public final class OutboxBuilder {
   }
 
   /**
-   * Largest payload accepted, in bytes; larger ones are rejected before any SQL. Keep it at or
-   * below the broker's limit so a message can never become a poison message. Default: {@value
-   * #DEFAULT_MAX_PAYLOAD_BYTES}.
+   * Largest payload accepted, in bytes; larger ones are rejected before any SQL with an {@link
+   * dev.outboxrelay.core.InvalidMessageException}. The user's headers are limited apart, to {@link
+   * MessageLimits#MAX_HEADERS_BYTES}, so that with the default every accepted message fits every
+   * publisher's and broker's default limit. To raise it, raise the publisher's request limit (and
+   * the broker's) to at least this value plus {@link MessageLimits#ENVELOPE_BYTES} first; otherwise
+   * a saved message can park its key for good. Default: {@value #DEFAULT_MAX_PAYLOAD_BYTES}.
    */
   public OutboxBuilder maxPayloadBytes(int maxPayloadBytes) {
     if (maxPayloadBytes < 1) {

@@ -12,7 +12,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -67,8 +66,9 @@ public final class OutboxSchema {
 
   /** The Flyway placeholders of the migrations for this table. */
   public static Map<String, String> placeholders(SqlDialect dialect, OutboxTable table) {
-    // Trigger and channel names go unquoted into PostgreSQL, which folds them to lower case.
-    String lower = table.name().toLowerCase(Locale.ROOT);
+    // The trigger's name goes unquoted into CREATE TRIGGER and as text into pg_trigger's lookup, so
+    // it is in lower case; it ends in _notify, so it is never a keyword. The channel is text too.
+    String lower = table.notifyChannel();
     return Map.of(
         "outbox_table", table.qualifiedName(dialect),
         "outbox_bucket_index", dialect.quote(table.companionName("bucket_seq")),
@@ -77,7 +77,7 @@ public final class OutboxSchema {
         "outbox_relay_table", table.qualifiedCompanion(dialect, "relay"),
         "outbox_notify_function", table.qualifiedCompanion(dialect, "notify"),
         "outbox_notify_trigger", OutboxTable.builder().name(lower).build().companionName("notify"),
-        "outbox_channel", lower);
+        "outbox_channel", table.notifyChannel());
   }
 
   private static String read(String path) {

@@ -7,6 +7,7 @@ import dev.outboxrelay.core.InvalidMessageException;
 import dev.outboxrelay.core.OutboxException;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxMessageBuilder;
+import dev.outboxrelay.testing.LargestMessage;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -171,5 +172,39 @@ abstract class WriterContract extends WriterFixture {
       c.commit();
     }
     assertThat(rows()).isEmpty();
+  }
+
+  @Test
+  void theLargestMessageWithDefaultLimitsIsSavedAndOneByteMoreIsRefused() throws Exception {
+    Outbox defaults = Outbox.builder().build();
+    OutboxMessage largest = LargestMessage.of("order");
+    OutboxMessage payloadPlusOne =
+        largest.toBuilder()
+            .id(UUID.randomUUID())
+            .payload(new byte[largest.payloadSize() + 1])
+            .build();
+    OutboxMessage headersPlusOne =
+        largest.toBuilder()
+            .id(UUID.randomUUID())
+            .header("h00", largest.headers().get("h00") + "v")
+            .build();
+    try (Connection c = begin()) {
+      assertThatThrownBy(() -> defaults.save(c, payloadPlusOne))
+          .isInstanceOfSatisfying(
+              InvalidMessageException.class, e -> assertThat(e.field()).isEqualTo("payload"))
+          .hasMessageContaining("at most 1015808 bytes, but was 1015809");
+      assertThatThrownBy(() -> defaults.save(c, headersPlusOne))
+          .isInstanceOfSatisfying(
+              InvalidMessageException.class, e -> assertThat(e.field()).isEqualTo("headers"))
+          .hasMessageContaining("at most 16384 bytes")
+          .hasMessageContaining("but took 16385");
+      defaults.save(c, largest);
+      c.commit();
+    }
+    List<OutboxMessage> rows = rows();
+    assertThat(rows).hasSize(1);
+    assertThat(rows.get(0).payload()).isEqualTo(largest.payload());
+    assertThat(rows.get(0).headers()).isEqualTo(largest.headers());
+    assertThat(rows.get(0).aggregateId()).isEqualTo(largest.aggregateId());
   }
 }

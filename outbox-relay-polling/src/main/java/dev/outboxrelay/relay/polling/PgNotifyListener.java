@@ -1,5 +1,6 @@
 package dev.outboxrelay.relay.polling;
 
+import dev.outboxrelay.core.SqlDialect;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -35,7 +36,8 @@ final class PgNotifyListener implements Runnable {
       try (Connection c = dataSource.getConnection()) {
         c.setAutoCommit(true);
         try (Statement st = c.createStatement()) {
-          st.execute("LISTEN " + channel);
+          // Quoted: the channel is the table's name, which may be a keyword (a table "order").
+          st.execute("LISTEN " + SqlDialect.POSTGRESQL.quote(channel));
         }
         PGConnection pg = c.unwrap(PGConnection.class);
         waker.wake(); // rows may have arrived while we were not listening

@@ -66,10 +66,7 @@ public final class PollingRelay implements AutoCloseable {
     if (config.listenNotify() && dialect == SqlDialect.POSTGRESQL && pgjdbcPresent()) {
       notifyListener =
           new PgNotifyListener(
-              config.dataSource(),
-              config.table().name().toLowerCase(java.util.Locale.ROOT),
-              waker,
-              config.name());
+              config.dataSource(), config.table().notifyChannel(), waker, config.name());
       daemon(notifyListener, "-notify").start();
     }
     thread = daemon(worker, "");

@@ -23,6 +23,14 @@ class KafkaPublisherContractIT extends PublisherContract {
   }
 
   @Override
+  protected Publisher newPublisherWithDefaults(TopicTemplate topics) {
+    return KafkaPublisher.builder()
+        .producerProperty("bootstrap.servers", KAFKA.server().bootstrapServers())
+        .topicTemplate(topics)
+        .build();
+  }
+
+  @Override
   protected void createTopic(String topic) {
     KAFKA.server().createTopic(topic, 3);
   }

@@ -23,6 +23,14 @@ class RocketMqPublisherContractIT extends PublisherContract {
   }
 
   @Override
+  protected Publisher newPublisherWithDefaults(TopicTemplate topics) {
+    return RocketMqPublisher.builder()
+        .namesrvAddr(ROCKETMQ.server().nameServerAddress())
+        .topicTemplate(topics)
+        .build();
+  }
+
+  @Override
   protected void createTopic(String topic) {
     ROCKETMQ.server().createTopic(topic, 4);
   }
