@@ -1,5 +1,7 @@
 package dev.outboxrelay.spring;
 
+import static org.springframework.core.annotation.MergedAnnotations.SearchStrategy.TYPE_HIERARCHY;
+
 import dev.outboxrelay.core.OutboxException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -56,7 +58,8 @@ final class KafkaListenerInfrastructureCheck implements SmartInitializingSinglet
         continue;
       }
       Class<?> user = ClassUtils.getUserClass(type);
-      boolean listenerClass = MergedAnnotations.from(user).isPresent(KAFKA_LISTENER);
+      boolean listenerClass =
+          MergedAnnotations.from(user, TYPE_HIERARCHY).isPresent(KAFKA_LISTENER);
       ReflectionUtils.doWithMethods(
           user,
           m -> found.add(user.getSimpleName() + "." + m.getName()),
@@ -66,7 +69,8 @@ final class KafkaListenerInfrastructureCheck implements SmartInitializingSinglet
   }
 
   private static boolean isDeduplicatedListener(Method m, boolean inListenerClass) {
-    MergedAnnotations a = MergedAnnotations.from(m);
+    // As DeduplicatedAdvisor finds @Deduplicated: on the method or what it overrides.
+    MergedAnnotations a = MergedAnnotations.from(m, TYPE_HIERARCHY);
     return a.isPresent(Deduplicated.class)
         && (a.isPresent(KAFKA_LISTENER) || (inListenerClass && a.isPresent(KAFKA_HANDLER)));
   }
