@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -125,6 +126,14 @@ public class OutboxAutoConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static DeduplicatedAdvisor outboxDeduplicatedAdvisor(ObjectProvider<SpringDedup> dedup) {
       return new DeduplicatedAdvisor(dedup);
+    }
+
+    /** A @Deduplicated @KafkaListener that nothing would call fails the start: see the class. */
+    @Bean
+    @ConditionalOnClass(name = "org.springframework.kafka.annotation.KafkaListener")
+    static KafkaListenerInfrastructureCheck outboxKafkaListenerInfrastructureCheck(
+        ConfigurableListableBeanFactory beans) {
+      return new KafkaListenerInfrastructureCheck(beans);
     }
   }
 

@@ -38,6 +38,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private final Publishing publishing;
   private final ReentrantLock lock = new ReentrantLock();
   private volatile boolean running = true;
+  private final StopDrain stopDrain;
   private CatchUp catchUp = new CatchUp();
   private final CountDownLatch established = new CountDownLatch(1);
   private long nextPurgeNanos;
@@ -48,6 +49,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     this.events = new OutboxEvents(config.table());
     this.holds = new KeyHolds(config.backoff());
     this.publishing = new Publishing(config, store, holds, () -> running);
+    this.stopDrain = new StopDrain(config.debezium());
   }
 
   @Override
@@ -55,39 +57,52 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       List<RecordChangeEvent<SourceRecord>> records,
       DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
       throws InterruptedException {
+    if (!running) {
+      stopDrain.onBatch(records.size()); // not published, position not stored: see StopDrain
+      return;
+    }
     lock.lockInterruptibly();
     try {
-      int from = 0;
-      if (catchUp != null) {
-        from = catchUp(records);
-        if (from < 0) {
-          committer.markBatchFinished(); // before the fence: recorded, positions not stored
-          return;
-        }
-      }
-      List<PendingRow> rows = new ArrayList<>();
-      Set<Long> txids = new HashSet<>();
-      for (RecordChangeEvent<SourceRecord> r : records.subList(from, records.size())) {
-        Struct row = events.insertedRow(r.record());
-        if (row != null && !events.isFence(row)) {
-          rows.add(toRow(row));
-          long txid = events.txid(row);
-          if (txid >= 0) {
-            txids.add(txid);
-          }
-        }
-      }
-      if (!rows.isEmpty()) {
-        awaitVisible(txids);
-      }
-      publishUntilDone(rows, false);
-      for (RecordChangeEvent<SourceRecord> r : records) {
-        committer.markProcessed(r);
-      }
-      committer.markBatchFinished();
+      process(records, committer);
+    } catch (RelayStopping e) {
+      stopDrain.touch(); // stop() came mid-batch: it ends unmarked, as one handed over after it
     } finally {
       lock.unlock();
     }
+  }
+
+  private void process(
+      List<RecordChangeEvent<SourceRecord>> records,
+      DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
+      throws InterruptedException {
+    int from = 0;
+    if (catchUp != null) {
+      from = catchUp(records);
+      if (from < 0) {
+        committer.markBatchFinished(); // before the fence: recorded, positions not stored
+        return;
+      }
+    }
+    List<PendingRow> rows = new ArrayList<>();
+    Set<Long> txids = new HashSet<>();
+    for (RecordChangeEvent<SourceRecord> r : records.subList(from, records.size())) {
+      Struct row = events.insertedRow(r.record());
+      if (row != null && !events.isFence(row)) {
+        rows.add(toRow(row));
+        long txid = events.txid(row);
+        if (txid >= 0) {
+          txids.add(txid);
+        }
+      }
+    }
+    if (!rows.isEmpty()) {
+      awaitVisible(txids);
+    }
+    publishUntilDone(rows, false);
+    for (RecordChangeEvent<SourceRecord> r : records) {
+      committer.markProcessed(r);
+    }
+    committer.markBatchFinished();
   }
 
   private PendingRow toRow(Struct row) {
@@ -293,7 +308,12 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   }
 
   void stop() {
+    stopDrain.touch();
     running = false;
+  }
+
+  StopDrain stopDrain() {
+    return stopDrain;
   }
 
   /** A (re)started engine streams from the stored position: catch up with the table again. */
@@ -308,7 +328,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
 
   private void pause(Duration d) throws InterruptedException {
     if (!running) {
-      throw new InterruptedException(config.name() + " is stopping");
+      throw new RelayStopping(config.name());
     }
     Thread.sleep(d.toMillis());
   }

@@ -28,6 +28,9 @@ import org.slf4j.LoggerFactory;
 public final class CdcRelay implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CdcRelay.class);
   private static final Duration ESTABLISH_WAIT = Duration.ofSeconds(60);
+  // No batch for a poll interval and this much more: Debezium's producer has caught up.
+  private static final Duration DRAIN_QUIET = Duration.ofMillis(250);
+  private static final Duration DRAIN_MAX = Duration.ofSeconds(10);
 
   private final CdcRelayConfig config;
   private final CdcSql sql;
@@ -246,17 +249,36 @@ public final class CdcRelay implements AutoCloseable {
       engineThread.shutdownNow();
       await(engineThread, 5);
       lock.abort();
+    } else {
+      drain();
     }
     try {
       engine.close();
     } catch (IOException | IllegalStateException e) {
       log.debug("{} - engine close: {}", config.name(), e.getMessage());
     }
+    processor.stopDrain().release();
     engineThread.shutdown();
     await(engineThread, 30);
     lock.close();
     engine = null;
     log.info("{} - stopped", config.name());
+  }
+
+  /** Lets Debezium's producer catch up before closing the engine: see {@link StopDrain}. */
+  private void drain() {
+    try {
+      Duration quiet = config.pollInterval().plus(DRAIN_QUIET);
+      if (!processor.stopDrain().awaitCaughtUp(quiet, DRAIN_MAX)) {
+        log.warn(
+            "{} - Debezium still reads a backlog after {}; stopping it anyway (Debezium may log"
+                + " \"Producer failure\" with an InterruptedException: harmless at a stop)",
+            config.name(),
+            DRAIN_MAX);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static void await(ExecutorService executor, int seconds) {

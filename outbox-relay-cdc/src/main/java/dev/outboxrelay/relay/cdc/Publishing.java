@@ -48,7 +48,7 @@ final class Publishing {
   /** A stopped relay neither sends nor marks any more, as a killed process would not. */
   private void checkLive() throws InterruptedException {
     if (!live.getAsBoolean()) {
-      throw new InterruptedException(config.name() + " stopped");
+      throw new RelayStopping(config.name());
     }
   }
 

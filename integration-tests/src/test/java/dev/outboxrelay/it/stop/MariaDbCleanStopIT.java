@@ -1,0 +1,14 @@
+package dev.outboxrelay.it.stop;
+
+import dev.outboxrelay.testing.DatabaseExtension;
+import dev.outboxrelay.testing.DatabaseServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class MariaDbCleanStopIT extends CleanStopBehaviour {
+  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.mariadb();
+
+  @Override
+  protected DatabaseServer database() {
+    return DB.server();
+  }
+}
