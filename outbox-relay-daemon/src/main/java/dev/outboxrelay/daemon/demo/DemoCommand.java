@@ -1,6 +1,7 @@
 package dev.outboxrelay.daemon.demo;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.daemon.Daemon;
@@ -29,6 +30,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
@@ -101,6 +103,16 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    // Checked before any server starts: a refused argument should cost nothing.
+    if (!List.of("postgres", "postgresql", "mariadb").contains(database.toLowerCase(Locale.ROOT))) {
+      throw new OutboxConfigException(
+          "--database",
+          database,
+          "must be postgres or mariadb (MySQL 8 runs through docker-compose, not the demo)");
+    }
+    if (!List.of("polling", "cdc").contains(mode.toLowerCase(Locale.ROOT))) {
+      throw new OutboxConfigException("--mode", mode, "must be polling or cdc");
+    }
     PrintWriter out = spec.commandLine().getOut();
     boolean maria = database.equalsIgnoreCase("mariadb");
     out.printf("Starting a private %s and a Kafka broker...%n", maria ? "MariaDB" : "PostgreSQL");
