@@ -55,7 +55,7 @@ final class RelayService implements AutoCloseable {
     this.probe = probe;
     this.admin = OutboxAdmin.of(pool, config.table());
     this.health = new RelayHealth(config.publishTimeout());
-    this.progress = new DrainProgress(config.name());
+    this.progress = new DrainProgress(config.name(), System::nanoTime);
   }
 
   /**
@@ -207,7 +207,7 @@ final class RelayService implements AutoCloseable {
       metrics.oldestPendingMillis.set(oldest.toMillis());
       metrics.parkedKeys.set(parked);
       health.databaseSampled(Optional.empty());
-      progress.sampled(backlog, metrics.publishedCount(), oldest, parked);
+      progress.sampled(backlog, metrics.publishedCount(), oldest, parked).ifPresent(log::info);
     } catch (RuntimeException e) {
       health.databaseSampled(Optional.of(Wiring.rootMessage(e)));
       log.debug("Relay {}: sampling the table failed: {}", config.name(), e.toString());
