@@ -293,10 +293,12 @@ public final class ConfigLoader {
             db.text("username", null),
             db.text("password", null),
             db.integer("pool-size", mode == Mode.CDC ? 3 : 4, 1, 100));
-    if (mode == Mode.CDC && database.username() == null) {
+    if (mode == Mode.CDC && (database.username() == null || database.username().isBlank())) {
       // Debezium's connectors need a user name; without one they fail with a bare NPE.
       throw new OutboxConfigException(
-          db.key("username"), null, "is required in cdc mode (Debezium connects as this user)");
+          db.key("username"),
+          database.username(),
+          "is required in cdc mode (Debezium connects as this user)");
     }
     String tableName = n.text("table", "outbox");
     OutboxTable table;
