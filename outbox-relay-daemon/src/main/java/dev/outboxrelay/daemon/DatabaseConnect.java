@@ -54,15 +54,16 @@ final class DatabaseConnect {
         if (!isTransient(state, e)) {
           throw new ConfigError(where + " cannot be used: " + reason, null);
         }
-        if (System.nanoTime() + backoff * 1_000_000 - deadlineNanos > 0) {
+        long leftMs = (deadlineNanos - System.nanoTime()) / 1_000_000;
+        if (leftMs <= 0) {
           throw new StartupFailure(
               Kind.UNAVAILABLE,
               where
-                  + " is not reachable ("
-                  + attempt
-                  + " attempt(s) within startup-timeout "
-                  + budget
-                  + "): "
+                  + " is not reachable"
+                  + (budget.isZero()
+                      ? ""
+                      : " (" + attempt + " attempt(s) within startup-timeout " + budget + ")")
+                  + ": "
                   + reason);
         }
         log.warn(
@@ -71,7 +72,7 @@ final class DatabaseConnect {
             attempt,
             reason,
             backoff);
-        sleep(backoff);
+        sleep(Math.min(backoff, leftMs));
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }

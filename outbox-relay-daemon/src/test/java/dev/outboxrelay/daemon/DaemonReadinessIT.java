@@ -80,7 +80,9 @@ class DaemonReadinessIT {
                 .payload("{}")
                 .build();
         try (Connection c = app.getConnection()) {
+          c.setAutoCommit(false);
           Outbox.builder().build().save(c, m);
+          c.commit();
         }
         await()
             .atMost(Duration.ofSeconds(30))

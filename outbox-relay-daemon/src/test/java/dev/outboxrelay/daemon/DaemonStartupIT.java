@@ -127,7 +127,7 @@ class DaemonStartupIT {
     assertThat(status.output())
         .contains(
             "Invalid configuration: --relay must name a relay of the config file, one of"
-                + " [orders], but was nope");
+                + " [orders], but was 'nope'");
 
     DaemonProcess.Result cdc =
         DaemonProcess.exec(
