@@ -200,6 +200,8 @@ class DaemonProcessIT {
     assertThat(daemon.output())
         .contains("Relay orders stopped")
         .contains("outbox-relay-daemon stopped");
+    // No ERROR line from the stop, for the polling relay and (stopped without a backlog) the CDC
+    // one.
     assertThat(errorLinesAfterShutdown(daemon.output())).isEmpty();
     assertThat(cli(env, "status", "--relay", "orders", "--config", config.toString()).output())
         .contains("relay orders (polling, table outbox): pending 3,")
@@ -302,7 +304,8 @@ class DaemonProcessIT {
         .doesNotContain(DB_CANARY);
   }
 
-  private static List<String> errorLinesAfterShutdown(String output) {
+  /** The ERROR lines a daemon logged from the moment it was asked to stop. */
+  static List<String> errorLinesAfterShutdown(String output) {
     int from = output.indexOf("Shutdown requested");
     assertThat(from).as("the shutdown was logged").isNotNegative();
     return output

@@ -107,6 +107,7 @@ class DaemonReadinessIT {
         }
         assertThat(daemon.terminate(Duration.ofSeconds(30))).isEqualTo(143);
         assertThat(daemon.output()).contains("outbox-relay-daemon stopped");
+        assertThat(DaemonProcessIT.errorLinesAfterShutdown(daemon.output())).isEmpty();
       }
     } finally {
       kafka.stop();

@@ -65,6 +65,8 @@ import picocli.CommandLine.Spec;
         "Start a private database and Kafka, write orders through the outbox, relay them,"
             + " consume them with dedup, and print live progress and a summary.")
 public final class DemoCommand implements Callable<Integer> {
+  private static final int REPLAY_SLICE = 100;
+
   @Option(names = "--orders", defaultValue = "2000", description = "Orders to attempt.")
   int orders;
 
@@ -190,7 +192,11 @@ public final class DemoCommand implements Callable<Integer> {
             TimeUnit.NANOSECONDS.sleep(left);
           }
           progress(out, started, daemon.publishedCount());
-          if (replayed < 0 && committed.get() > orders / 2) {
+          // Midway, and once there is a full slice to replay: on a slow machine the first
+          // publishes can lag the writers by seconds, and a replay of 1 shows nothing.
+          if (replayed < 0
+              && committed.get() > orders / 2
+              && daemon.publishedCount() >= Math.min(REPLAY_SLICE, orders / 4)) {
             if (mode.equalsIgnoreCase("cdc")) {
               replayed = 0;
               out.println("  (no replay in cdc mode: a CDC relay sees inserts, not updates)");
@@ -315,7 +321,8 @@ public final class DemoCommand implements Callable<Integer> {
         Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT id FROM outbox WHERE published_at IS NOT NULL ORDER BY seq LIMIT 100")) {
+                "SELECT id FROM outbox WHERE published_at IS NOT NULL ORDER BY seq LIMIT "
+                    + REPLAY_SLICE)) {
       while (rs.next()) {
         ids.add(UUID.fromString(rs.getString(1)));
       }
