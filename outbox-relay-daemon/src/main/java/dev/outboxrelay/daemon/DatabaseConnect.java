@@ -6,6 +6,7 @@ import dev.outboxrelay.daemon.StartupFailure.Kind;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.daemon.config.RelayConfig.DatabaseConfig;
 import dev.outboxrelay.daemon.logging.SecretMask;
+import io.github.resilience4j.core.IntervalFunction;
 import java.net.ConnectException;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -20,7 +21,10 @@ import org.slf4j.LoggerFactory;
  */
 final class DatabaseConnect {
   private static final Logger log = LoggerFactory.getLogger(DatabaseConnect.class);
-  private static final long MAX_BACKOFF_MS = 5_000;
+
+  /** The same resilience4j backoff the relays use, here between start-up attempts. */
+  private static final IntervalFunction BACKOFF =
+      IntervalFunction.ofExponentialBackoff(Duration.ofMillis(200), 2.0, Duration.ofSeconds(5));
 
   private DatabaseConnect() {}
 
@@ -32,11 +36,11 @@ final class DatabaseConnect {
   /** Attempts until {@code deadlineNanos} ({@link System#nanoTime()}) for a transient failure. */
   static HikariDataSource open(RelayConfig relay, int index, long deadlineNanos, Duration budget) {
     String where = "relays[" + index + "].database.url " + relay.database().url();
-    long backoff = 200;
     for (int attempt = 1; ; attempt++) {
       try {
         return new HikariDataSource(config(relay));
       } catch (RuntimeException e) {
+        long backoff = BACKOFF.apply(attempt);
         SQLException sql = cause(e, SQLException.class);
         String state = sql == null ? null : sql.getSQLState();
         String reason = SecretMask.mask(Wiring.rootMessage(e));
@@ -73,7 +77,6 @@ final class DatabaseConnect {
             reason,
             backoff);
         sleep(Math.min(backoff, leftMs));
-        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }
   }

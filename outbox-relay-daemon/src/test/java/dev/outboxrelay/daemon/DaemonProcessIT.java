@@ -266,6 +266,23 @@ class DaemonProcessIT {
         cli(env, "verify", "--since", since, "--relay", "orders", "--config", config.toString());
     assertThat(clean.exitCode()).isZero();
     assertThat(clean.output()).contains("missing: 0 of 23");
+
+    // replay --follow shows the running relay publishing the replayed rows again.
+    DaemonProcess.Result replay =
+        cli(
+            env,
+            "replay",
+            "--since",
+            since,
+            "--follow",
+            "--relay",
+            "orders",
+            "--config",
+            config.toString());
+    assertThat(replay.exitCode()).as(replay.output()).isZero();
+    assertThat(replay.output())
+        .contains("23 message(s) set to be published again")
+        .contains("replay orders: 23 of 23 published again (backlog 0)");
     reader.close();
 
     second.terminate(Duration.ofSeconds(30));
