@@ -73,8 +73,7 @@ public final class Daemon implements AutoCloseable {
     for (RelayService r : relays) {
       r.start();
     }
-    sampler.scheduleWithFixedDelay(
-        () -> relays.forEach(RelayService::sample), 0, 2, TimeUnit.SECONDS);
+    sampler.scheduleWithFixedDelay(this::sampleAll, 0, 2, TimeUnit.SECONDS);
     awaitFirstLeases();
     http.createContext("/health/live", x -> respond(x, 200, "{\"status\":\"UP\"}", "json"));
     http.createContext("/health/ready", this::ready);
@@ -83,6 +82,17 @@ public final class Daemon implements AutoCloseable {
         x -> respond(x, 200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
     http.setExecutor(Executors.newFixedThreadPool(2, r -> daemonThread(r, "outbox-http")));
     http.start();
+  }
+
+  /** A scheduled task that throws is never run again: readiness would freeze, so catch all. */
+  private void sampleAll() {
+    for (RelayService r : relays) {
+      try {
+        r.sample();
+      } catch (RuntimeException e) {
+        log.warn("Relay {} - sampling failed: {}", r.config().name(), e.toString());
+      }
+    }
   }
 
   private void bindHttp(DaemonConfig config) {
