@@ -103,6 +103,21 @@ class DaemonStartupIT {
   }
 
   @Test
+  void aDatabaseThatComesUpDuringTheStartupTimeoutIsWaitedFor() throws Exception {
+    try (LateForwarder db = new LateForwarder(pg.port())) {
+      db.openAfter(Duration.ofSeconds(3));
+      String late = "jdbc:postgresql://127.0.0.1:" + db.port() + "/" + database;
+      try (DaemonProcess daemon =
+          DaemonProcess.run(config(late, pg.user(), 0), Map.of("OUTBOX_STARTUP_TIMEOUT", "60s"))) {
+        assertThat(daemon.output())
+            .contains("Relay orders - database not reachable yet (attempt 1)")
+            .contains("Relay orders started");
+        assertThat(daemon.terminate(Duration.ofSeconds(30))).isEqualTo(143);
+      }
+    }
+  }
+
+  @Test
   void missingTablesStopTheStartNamingTheTableAndTheOption() throws Exception {
     String bare = pg.createDatabase();
     try (HikariDataSource ds = pg.dataSource(bare, 1);
