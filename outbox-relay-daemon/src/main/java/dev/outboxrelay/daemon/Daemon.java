@@ -114,11 +114,13 @@ public final class Daemon implements AutoCloseable {
   }
 
   /**
-   * A polling relay takes its first leases moments after it starts; waiting briefly for them
-   * (bounded) makes the first readiness answer after the ready line the settled one.
+   * A polling relay alone on its table takes its first leases moments after it starts; waiting
+   * briefly for them makes the first readiness answer after the ready line the settled one. Short,
+   * because a relay joining others gets its share only at their next rebalance (a third of the
+   * lease duration), and the ready line should not wait for that.
    */
   private void awaitFirstLeases() {
-    long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
     while (System.nanoTime() - until < 0 && !relays.stream().allMatch(r -> r.readiness().up())) {
       try {
         Thread.sleep(50); // start-up only; readiness has no completion to wait on
