@@ -38,8 +38,13 @@ abstract class BrokerProbe implements AutoCloseable {
     if (publisher.type().equals("kafka") && s.containsKey("bootstrap.servers")) {
       return new Kafka(s);
     }
-    if (publisher.type().equals("rocketmq") && s.containsKey("namesrvAddr")) {
-      return new NameServer(s.get("namesrvAddr"));
+    if (publisher.type().equals("rocketmq")) {
+      // An environment override spells it namesrvaddr; the RocketMQ factory accepts either.
+      for (Map.Entry<String, String> e : s.entrySet()) {
+        if (e.getKey().equalsIgnoreCase("namesrvAddr")) {
+          return new NameServer(e.getValue());
+        }
+      }
     }
     return new None(publisher.type());
   }

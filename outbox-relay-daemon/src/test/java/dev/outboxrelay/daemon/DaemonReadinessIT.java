@@ -66,10 +66,16 @@ class DaemonReadinessIT {
               "      settings: {bootstrap.servers: '" + kafka.bootstrapServers() + "'}",
               ""));
       try (DaemonProcess daemon = DaemonProcess.run(config, Map.of())) {
-        assertThat(get(daemon, "/health/ready"))
-            .isEqualTo(
-                "200 {\"relays\":{\"orders\":{\"status\":\"UP\",\"mode\":\"polling\","
-                    + "\"buckets\":256}},\"status\":\"UP\"}");
+        // The daemon waits briefly for the first leases before its ready line; on a loaded
+        // machine they may come a moment later.
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .untilAsserted(
+                () ->
+                    assertThat(get(daemon, "/health/ready"))
+                        .isEqualTo(
+                            "200 {\"relays\":{\"orders\":{\"status\":\"UP\",\"mode\":\"polling\","
+                                + "\"buckets\":256}},\"status\":\"UP\"}"));
 
         kafka.stop();
         OutboxMessage m =
