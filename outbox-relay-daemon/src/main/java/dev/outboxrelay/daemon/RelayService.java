@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.daemon.config.RelayConfig.Mode;
-import dev.outboxrelay.daemon.logging.SecretMask;
 import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.cdc.CdcRelayBuilder;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
@@ -36,8 +35,7 @@ final class RelayService implements AutoCloseable {
   private final BrokerProbe probe;
   private final RelayHealth health;
   private final DrainProgress progress;
-  private volatile String cdcRole = "starting";
-  private volatile String cdcOwner;
+  private volatile CdcRole cdcRole; // set once the CDC relay started
   private PollingRelay polling;
   private CdcRelay cdc;
   private volatile boolean started;
@@ -147,7 +145,8 @@ final class RelayService implements AutoCloseable {
       polling.start();
     } else {
       cdc.start();
-      sampleCdcRole();
+      cdcRole = new CdcRole(pool, config.name(), cdc::isStreaming);
+      cdcRole.sample();
     }
     started = true;
     log.info(
@@ -179,13 +178,7 @@ final class RelayService implements AutoCloseable {
         problems.add("relay: owns no key buckets");
       }
     } else {
-      fields.put("role", cdcRole);
-      if (cdcOwner != null) {
-        fields.put("owner", cdcOwner);
-      }
-      if (!cdcRole.equals("streaming") && !cdcRole.equals("standby")) {
-        problems.add("relay: CDC " + cdcRole);
-      }
+      cdcRole.describe(fields, problems);
     }
     return new Readiness(problems.isEmpty(), fields, problems);
   }
@@ -215,22 +208,8 @@ final class RelayService implements AutoCloseable {
     if (health.needsProbe()) {
       health.probed(probe.check(PROBE_TIMEOUT));
     }
-    if (cdc != null && started) {
-      sampleCdcRole();
-    }
-  }
-
-  /** Streaming, or standing by behind the session that holds the source lock (read from the DB). */
-  private void sampleCdcRole() {
-    try {
-      Optional<String> owner = CdcOwner.find(pool, config.name());
-      cdcOwner = owner.orElse(null);
-      cdcRole =
-          cdc.isStreaming()
-              ? "streaming"
-              : owner.isPresent() ? "standby" : "stopped (no relay holds the source)";
-    } catch (SQLException | RuntimeException e) {
-      cdcRole = "unknown (" + SecretMask.mask(e.getMessage()) + ")";
+    if (cdcRole != null && started) {
+      cdcRole.sample();
     }
   }
 

@@ -7,7 +7,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.time.Duration;
 
 /**
  * A TCP port that refuses connections (nothing listens) until {@link #open()}, then forwards every
@@ -30,33 +29,27 @@ final class LateForwarder implements AutoCloseable {
     return port;
   }
 
-  /** Starts listening after {@code delay}, in the background. */
-  void openAfter(Duration delay) {
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                Thread.sleep(delay.toMillis()); // the outage the test simulates
-                open();
-              } catch (InterruptedException | IOException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "late-forwarder");
-    t.setDaemon(true);
-    t.start();
-  }
-
-  private void open() throws IOException {
+  /** Starts listening now; connections are accepted and forwarded in the background. */
+  void open() throws IOException {
     ServerSocket s = new ServerSocket();
     s.setReuseAddress(true);
     s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
     server = s;
-    while (!s.isClosed()) {
-      Socket in = s.accept();
-      Socket out = new Socket(InetAddress.getLoopbackAddress(), target);
-      pump(in, out);
-      pump(out, in);
+    Thread t = new Thread(() -> acceptAll(s), "late-forwarder");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private void acceptAll(ServerSocket s) {
+    try {
+      while (!s.isClosed()) {
+        Socket in = s.accept();
+        Socket out = new Socket(InetAddress.getLoopbackAddress(), target);
+        pump(in, out);
+        pump(out, in);
+      }
+    } catch (IOException e) {
+      // closed
     }
   }
 
