@@ -10,8 +10,10 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -53,31 +55,26 @@ public final class Daemon implements AutoCloseable {
     }
   }
 
+  /**
+   * Order matters: everything that can be checked (the port, each database, its tables, each
+   * broker) is checked before any relay starts, so a failure takes no lease and claims no row.
+   */
   private void startAll(DaemonConfig config) {
+    bindHttp(config);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
+    long deadline = System.nanoTime() + config.startupTimeout().toNanos();
     for (int i = 0; i < config.relays().size(); i++) {
-      relays.add(RelayService.create(config.relays().get(i), i, registry));
+      relays.add(
+          RelayService.create(
+              config.relays().get(i), i, registry, deadline, config.startupTimeout()));
     }
     for (RelayService r : relays) {
       r.start();
     }
-    sampler.scheduleWithFixedDelay(
-        () -> relays.forEach(RelayService::sample), 0, 2, TimeUnit.SECONDS);
-    try {
-      http =
-          HttpServer.create(new InetSocketAddress(config.http().host(), config.http().port()), 16);
-    } catch (IOException e) {
-      throw new ConfigError(
-          "http.port "
-              + config.http().port()
-              + " on "
-              + config.http().host()
-              + " cannot be bound: "
-              + e.getMessage(),
-          e);
-    }
+    sampler.scheduleWithFixedDelay(this::sampleAll, 0, 2, TimeUnit.SECONDS);
+    awaitFirstLeases();
     http.createContext("/health/live", x -> respond(x, 200, "{\"status\":\"UP\"}", "json"));
     http.createContext("/health/ready", this::ready);
     http.createContext(
@@ -85,6 +82,53 @@ public final class Daemon implements AutoCloseable {
         x -> respond(x, 200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
     http.setExecutor(Executors.newFixedThreadPool(2, r -> daemonThread(r, "outbox-http")));
     http.start();
+  }
+
+  /** A scheduled task that throws is never run again: readiness would freeze, so catch all. */
+  private void sampleAll() {
+    for (RelayService r : relays) {
+      try {
+        r.sample();
+      } catch (RuntimeException e) {
+        log.warn("Relay {} - sampling failed: {}", r.config().name(), e.toString());
+      }
+    }
+  }
+
+  private void bindHttp(DaemonConfig config) {
+    String where = "http.port " + config.http().port() + " on " + config.http().host();
+    try {
+      http =
+          HttpServer.create(new InetSocketAddress(config.http().host(), config.http().port()), 16);
+    } catch (BindException e) {
+      throw new StartupFailure(
+          StartupFailure.Kind.PORT_IN_USE,
+          where
+              + " cannot be bound ("
+              + e.getMessage()
+              + "): another process listens there;"
+              + " choose another http.port (OUTBOX_HTTP_PORT), 0 picks a free one");
+    } catch (IOException e) {
+      throw new ConfigError(where + " cannot be bound: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A polling relay alone on its table takes its first leases moments after it starts; waiting
+   * briefly for them makes the first readiness answer after the ready line the settled one. Short,
+   * because a relay joining others gets its share only at their next rebalance (a third of the
+   * lease duration), and the ready line should not wait for that.
+   */
+  private void awaitFirstLeases() {
+    long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+    while (System.nanoTime() - until < 0 && !relays.stream().allMatch(r -> r.readiness().up())) {
+      try {
+        Thread.sleep(50); // start-up only; readiness has no completion to wait on
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   /** Messages acknowledged by the broker and marked done, over every relay of this process. */
@@ -104,14 +148,12 @@ public final class Daemon implements AutoCloseable {
     boolean all = true;
     for (int i = 0; i < relays.size(); i++) {
       RelayService r = relays.get(i);
-      boolean ok = r.isReady();
-      all &= ok;
+      Readiness readiness = r.readiness();
+      all &= readiness.up();
       body.append(i == 0 ? "" : ",")
-          .append('"')
-          .append(r.config().name())
-          .append("\":\"")
-          .append(ok ? "UP" : "DOWN")
-          .append('"');
+          .append(Readiness.quote(r.config().name()))
+          .append(':')
+          .append(readiness.json());
     }
     body.append("},\"status\":\"").append(all ? "UP" : "DOWN").append("\"}");
     respond(x, all ? 200 : 503, body.toString(), "json");

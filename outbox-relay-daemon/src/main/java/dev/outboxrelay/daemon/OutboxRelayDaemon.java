@@ -10,7 +10,10 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code outbox-relay-daemon} command line. Exit codes: 0 done, 1 failure, 2 invalid
- * configuration or arguments, 3 a CDC position is lost (see the message for the reconcile steps).
+ * configuration or arguments, 3 a CDC position is lost (see the message for the reconcile steps), 4
+ * a database or broker did not answer within {@code startup-timeout}, 5 the database refused the
+ * credentials, 6 the HTTP port cannot be bound, 7 outbox tables are missing and {@code
+ * create-schema} is off. Codes 4 to 7 are found before any relay takes work.
  */
 @Command(
     name = "outbox-relay-daemon",
@@ -29,6 +32,10 @@ import picocli.CommandLine.Command;
 public final class OutboxRelayDaemon {
   public static final int EXIT_CONFIG = 2;
   public static final int EXIT_POSITION_LOST = 3;
+  public static final int EXIT_UNAVAILABLE = 4;
+  public static final int EXIT_AUTHENTICATION = 5;
+  public static final int EXIT_PORT_IN_USE = 6;
+  public static final int EXIT_SCHEMA_MISSING = 7;
 
   public static void main(String[] args) {
     System.exit(commandLine().execute(args));
@@ -43,6 +50,10 @@ public final class OutboxRelayDaemon {
           if (e instanceof OutboxConfigException || e instanceof ConfigError) {
             err.println("Invalid configuration: " + SecretMask.mask(e.getMessage()));
             return EXIT_CONFIG;
+          }
+          if (e instanceof StartupFailure f) {
+            err.println(f.kind().prefix + SecretMask.mask(f.getMessage()));
+            return f.kind().exitCode;
           }
           if (e instanceof CdcPositionLostException) {
             err.println("CDC position lost: " + SecretMask.mask(e.getMessage()));

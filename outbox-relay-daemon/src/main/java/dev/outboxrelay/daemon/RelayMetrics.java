@@ -21,18 +21,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * thread).
  *
  * <p>Prometheus names: {@code outbox_published_total}, {@code outbox_retries_total}, {@code
- * outbox_parked_total}, {@code outbox_fenced_marks_total}, {@code outbox_errors_total}, {@code
- * outbox_publish_ack_seconds} (publish call → broker ack, per batch), {@code
- * outbox_backlog_messages}, {@code outbox_oldest_pending_age_seconds}, {@code outbox_parked_keys},
- * {@code outbox_owned_buckets}, {@code outbox_relay_lag_seconds} (row created → acked, the CDC lag
- * for CDC relays), all tagged {@code relay} and {@code mode}.
+ * outbox_parked_total}, {@code outbox_fenced_marks_total}, {@code outbox_errors_total} (tag {@code
+ * kind}: {@code publish}, {@code rejected}, {@code database}), {@code outbox_publish_ack_seconds}
+ * (publish call → broker ack, per batch), {@code outbox_backlog_messages}, {@code
+ * outbox_oldest_pending_age_seconds}, {@code outbox_parked_keys}, {@code outbox_owned_buckets},
+ * {@code outbox_relay_lag_seconds} (row created → acked, the CDC lag for CDC relays), all tagged
+ * {@code relay} and {@code mode}.
  */
 final class RelayMetrics implements RelayListener {
   private final Counter published;
   private final Counter retries;
   private final Counter parked;
   private final Counter fenced;
-  private final Counter errors;
+  private final Counter publishErrors;
+  private final Counter rejectedErrors;
+  private final Counter databaseErrors;
   private final Timer publishAck;
   private final AtomicInteger ownedBuckets = new AtomicInteger();
   private final AtomicLong lagMillis = new AtomicLong();
@@ -54,7 +57,10 @@ final class RelayMetrics implements RelayListener {
             .description("Marks refused because the lease was lost")
             .tags(tags)
             .register(registry);
-    errors = Counter.builder("outbox.errors").tags(tags).register(registry);
+    // kind: publish (retriable broker failure), rejected (non-retriable, parks the key), database
+    publishErrors = errors(registry, tags, "publish");
+    rejectedErrors = errors(registry, tags, "rejected");
+    databaseErrors = errors(registry, tags, "database");
     publishAck =
         Timer.builder("outbox.publish.ack")
             .description("Publish call to broker acknowledgement, per batch")
@@ -87,11 +93,13 @@ final class RelayMetrics implements RelayListener {
   public void onRetry(
       OutboxMessage message, PublishException failure, int attempt, Duration delay) {
     retries.increment();
+    publishErrors.increment();
   }
 
   @Override
   public void onParked(String aggregateId, OutboxMessage message, String reason) {
     parked.increment();
+    rejectedErrors.increment();
   }
 
   @Override
@@ -106,7 +114,11 @@ final class RelayMetrics implements RelayListener {
 
   @Override
   public void onError(Exception error, Duration delay) {
-    errors.increment();
+    databaseErrors.increment();
+  }
+
+  private static Counter errors(MeterRegistry registry, Tags tags, String kind) {
+    return Counter.builder("outbox.errors").tags(tags).tag("kind", kind).register(registry);
   }
 
   double publishedCount() {

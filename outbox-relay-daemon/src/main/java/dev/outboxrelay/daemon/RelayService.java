@@ -14,34 +14,57 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** One configured relay with its pool, publisher and meters; started and stopped by the daemon. */
 final class RelayService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RelayService.class);
+  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
 
   private final RelayConfig config;
   private final HikariDataSource pool;
   private final Publisher publisher;
   private final RelayMetrics metrics;
   private final OutboxAdmin admin;
+  private final BrokerProbe probe;
+  private final RelayHealth health;
+  private final DrainProgress progress;
+  private volatile CdcRole cdcRole; // set once the CDC relay started
   private PollingRelay polling;
   private CdcRelay cdc;
   private volatile boolean started;
 
   private RelayService(
-      RelayConfig config, HikariDataSource pool, Publisher publisher, RelayMetrics metrics) {
+      RelayConfig config,
+      HikariDataSource pool,
+      Publisher publisher,
+      RelayMetrics metrics,
+      BrokerProbe probe) {
     this.config = config;
     this.pool = pool;
     this.publisher = publisher;
     this.metrics = metrics;
+    this.probe = probe;
     this.admin = OutboxAdmin.of(pool, config.table());
+    this.health = new RelayHealth(config.publishTimeout());
+    this.progress = new DrainProgress(config.name(), System::nanoTime);
   }
 
-  /** Builds the pool, publisher and relay of one config entry (nothing runs yet). */
-  static RelayService create(RelayConfig config, int index, MeterRegistry registry) {
-    HikariDataSource pool = Wiring.pool(config, index);
+  /**
+   * Builds the pool, publisher and relay of one config entry (nothing runs yet), after checking
+   * what can be checked: the database (waited for until {@code deadlineNanos}), the tables, the
+   * broker (waited for too).
+   */
+  static RelayService create(
+      RelayConfig config, int index, MeterRegistry registry, long deadlineNanos, Duration budget) {
+    HikariDataSource pool = DatabaseConnect.open(config, index, deadlineNanos, budget);
+    BrokerProbe probe = null;
     try {
       if (config.createSchema()) {
         try (Connection c = pool.getConnection()) {
@@ -51,13 +74,24 @@ final class RelayService implements AutoCloseable {
               "relays[" + index + "].create-schema failed: " + e.getMessage(), null);
         }
       }
+      SchemaCheck.require(pool, config, index);
       Publisher publisher = Wiring.publisher(config, index);
+      probe = BrokerProbe.of(config.publisher());
+      try {
+        BrokerWait.await(probe, config, index, deadlineNanos, budget);
+      } catch (RuntimeException e) {
+        publisher.close();
+        throw e;
+      }
       RelayMetrics metrics =
           new RelayMetrics(registry, config.name(), config.mode().name().toLowerCase());
-      RelayService service = new RelayService(config, pool, publisher, metrics);
+      RelayService service = new RelayService(config, pool, publisher, metrics, probe);
       service.build();
       return service;
     } catch (RuntimeException e) {
+      if (probe != null) {
+        probe.close();
+      }
       pool.close();
       throw e;
     }
@@ -83,7 +117,7 @@ final class RelayService implements AutoCloseable {
               .retention(retention)
               .strictOrder(config.strictOrder())
               .listenNotify(config.listenNotify())
-              .listener(metrics)
+              .listener(new BothListeners(metrics, health))
               .build();
     } else {
       CdcRelayBuilder b =
@@ -100,7 +134,7 @@ final class RelayService implements AutoCloseable {
               .publishTimeout(config.publishTimeout())
               .backoff(config.backoffInitial(), config.backoffMax())
               .debeziumProperties(config.debezium())
-              .listener(metrics);
+              .listener(new BothListeners(metrics, health));
       config.keepPublishedFor().ifPresent(b::keepPublishedFor);
       cdc = b.build();
     }
@@ -111,6 +145,8 @@ final class RelayService implements AutoCloseable {
       polling.start();
     } else {
       cdc.start();
+      cdcRole = new CdcRole(pool, config.name(), cdc::isStreaming);
+      cdcRole.sample();
     }
     started = true;
     log.info(
@@ -122,23 +158,58 @@ final class RelayService implements AutoCloseable {
         config.publisher().type());
   }
 
-  /** Started and not stopped (a CDC relay on standby behind another instance counts as ready). */
-  boolean isReady() {
-    return started && (polling == null || polling.isRunning());
+  /**
+   * Ready when the relay runs, its tables can be read, its broker answered within {@code
+   * publish-timeout}, and it has work: a polling relay owns key buckets, a CDC relay streams or
+   * stands by behind the instance that streams.
+   */
+  Readiness readiness() {
+    List<String> problems = new ArrayList<>(health.problems());
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("mode", config.mode().name().toLowerCase());
+    if (!started) {
+      problems.add(0, "relay: not started or stopping");
+    } else if (polling != null) {
+      int buckets = polling.ownedBuckets().size();
+      fields.put("buckets", buckets);
+      if (!polling.isRunning()) {
+        problems.add(0, "relay: worker thread not running");
+      } else if (buckets == 0) {
+        problems.add("relay: owns no key buckets");
+      }
+    } else {
+      cdcRole.describe(fields, problems);
+    }
+    return new Readiness(problems.isEmpty(), fields, problems);
   }
 
   RelayConfig config() {
     return config;
   }
 
-  /** Refreshes the table-derived gauges: backlog, oldest pending age, parked keys. */
+  /**
+   * Refreshes the table-derived gauges (backlog, oldest pending age, parked keys), the database and
+   * broker health, the CDC role, and logs drain progress. On the sampler thread only.
+   */
   void sample() {
     try {
-      metrics.backlog.set(admin.pendingCount());
-      metrics.oldestPendingMillis.set(admin.oldestPendingAge().map(Duration::toMillis).orElse(0L));
-      metrics.parkedKeys.set(admin.parked().size());
+      long backlog = admin.pendingCount();
+      Duration oldest = admin.oldestPendingAge().orElse(Duration.ZERO);
+      int parked = admin.parked().size();
+      metrics.backlog.set(backlog);
+      metrics.oldestPendingMillis.set(oldest.toMillis());
+      metrics.parkedKeys.set(parked);
+      health.databaseSampled(Optional.empty());
+      progress.sampled(backlog, metrics.publishedCount(), oldest, parked).ifPresent(log::info);
     } catch (RuntimeException e) {
+      health.databaseSampled(Optional.of(Wiring.rootMessage(e)));
       log.debug("Relay {}: sampling the table failed: {}", config.name(), e.toString());
+    }
+    if (health.needsProbe()) {
+      health.probed(probe.check(PROBE_TIMEOUT));
+    }
+    if (cdcRole != null && started) {
+      cdcRole.sample();
     }
   }
 
@@ -146,6 +217,7 @@ final class RelayService implements AutoCloseable {
   @Override
   public void close() {
     started = false;
+    probe.close();
     try {
       if (polling != null) {
         polling.close();

@@ -2,6 +2,7 @@ package dev.outboxrelay.daemon;
 
 import dev.outboxrelay.daemon.config.DaemonConfig;
 import dev.outboxrelay.daemon.config.RelayConfig;
+import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -26,6 +27,12 @@ final class ReplayCommand implements Callable<Integer> {
   @Mixin ConfigOption config;
   @Spec CommandSpec spec;
 
+  @Option(
+      names = "--follow",
+      description =
+          "Wait, printing progress every 2 s, until the running relay published them again.")
+  boolean follow;
+
   @ArgGroup(exclusive = true, multiplicity = "1")
   Target target;
 
@@ -41,7 +48,7 @@ final class ReplayCommand implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() {
+  public Integer call() throws InterruptedException {
     DaemonConfig cfg = config.load();
     RelayConfig relay = cfg.relayOrOnly(config.relay);
     if (relay.mode() != RelayConfig.Mode.POLLING) {
@@ -57,8 +64,10 @@ final class ReplayCommand implements Callable<Integer> {
           "delete",
           "must be keep:<duration> to replay (published rows are deleted)");
     }
-    int n;
+    PrintWriter out = spec.commandLine().getOut();
     try (AdminSession s = AdminSession.open(cfg, relay)) {
+      long before = s.admin.pendingCount();
+      int n;
       if (target.id != null) {
         n = s.admin.replay(target.id) ? 1 : 0;
       } else if (target.key != null) {
@@ -66,9 +75,12 @@ final class ReplayCommand implements Callable<Integer> {
       } else {
         n = s.admin.replaySince(target.since);
       }
+      out.printf("%d message(s) set to be published again%n", n);
+      out.flush();
+      if (n == 0) {
+        return 1;
+      }
+      return !follow || ReplayFollow.follow(s.admin, relay.name(), before, n, out) ? 0 : 1;
     }
-    spec.commandLine().getOut().printf("%d message(s) set to be published again%n", n);
-    spec.commandLine().getOut().flush();
-    return n > 0 ? 0 : 1;
   }
 }

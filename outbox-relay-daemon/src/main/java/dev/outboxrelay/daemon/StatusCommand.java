@@ -3,6 +3,7 @@ package dev.outboxrelay.daemon;
 import dev.outboxrelay.daemon.config.DaemonConfig;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import java.io.PrintWriter;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -21,9 +22,12 @@ final class StatusCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Override
-  public Integer call() {
+  public Integer call() throws SQLException {
     DaemonConfig cfg = config.load();
     PrintWriter out = spec.commandLine().getOut();
+    if (config.relay != null) {
+      cfg.relay(config.relay); // a name that is in no relay is an error, not an empty answer
+    }
     for (RelayConfig relay : cfg.relays()) {
       if (config.relay != null && !relay.name().equals(config.relay)) {
         continue;
@@ -32,20 +36,30 @@ final class StatusCommand implements Callable<Integer> {
         long pending = s.admin.pendingCount();
         String oldest = s.admin.oldestPendingAge().map(StatusCommand::human).orElse("-");
         int parked = s.admin.parked().size();
-        Map<String, Integer> owners = s.admin.leaseOwners();
         out.printf(
-            "relay %s (%s, table %s): pending %d, oldest pending %s, parked keys %d, leases %s%n",
+            "relay %s (%s, table %s): pending %d, oldest pending %s, parked keys %d, %s%n",
             relay.name(),
             relay.mode().name().toLowerCase(),
             relay.table().name(),
             pending,
             oldest,
             parked,
-            owners.isEmpty() ? "none" : owners);
+            owners(s, relay));
       }
     }
     out.flush();
     return 0;
+  }
+
+  /** Polling: lease owners and their bucket counts; CDC: the session that streams, if any. */
+  private static String owners(AdminSession s, RelayConfig relay) throws SQLException {
+    if (relay.mode() == RelayConfig.Mode.CDC) {
+      return CdcOwner.find(s.pool, relay.name())
+          .map(o -> "cdc active: " + o + " (other instances stand by)")
+          .orElse("cdc active: none (no relay streams this source)");
+    }
+    Map<String, Integer> owners = s.admin.leaseOwners();
+    return "leases " + (owners.isEmpty() ? "none" : owners);
   }
 
   static String human(Duration d) {

@@ -1,12 +1,10 @@
 package dev.outboxrelay.daemon;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.PublisherFactory;
 import dev.outboxrelay.daemon.config.RelayConfig;
-import dev.outboxrelay.daemon.config.RelayConfig.DatabaseConfig;
 import dev.outboxrelay.daemon.config.RelayConfig.PublisherConfig;
 import dev.outboxrelay.daemon.logging.SecretMask;
 import java.util.ArrayList;
@@ -17,28 +15,9 @@ import java.util.ServiceLoader;
 final class Wiring {
   private Wiring() {}
 
-  /** A pool on the relay's database; fails fast, naming the URL, if it cannot connect. */
+  /** A pool on the relay's database, one attempt; see {@link DatabaseConnect} for the failures. */
   static HikariDataSource pool(RelayConfig relay, int index) {
-    DatabaseConfig db = relay.database();
-    HikariConfig hc = new HikariConfig();
-    hc.setPoolName("outbox-" + relay.name());
-    hc.setJdbcUrl(db.url());
-    hc.setUsername(db.username());
-    hc.setPassword(db.password());
-    hc.setMaximumPoolSize(db.poolSize());
-    hc.setConnectionTimeout(10_000);
-    try {
-      return new HikariDataSource(hc);
-    } catch (RuntimeException e) {
-      throw new ConfigError(
-          "relays["
-              + index
-              + "].database.url "
-              + db.url()
-              + " is not reachable: "
-              + SecretMask.mask(rootMessage(e)),
-          null);
-    }
+    return DatabaseConnect.once(relay, index);
   }
 
   /** The publisher named by {@code publisher.type}, found with {@link ServiceLoader}. */

@@ -83,8 +83,10 @@ class DaemonProcessIT {
     DaemonProcess daemon = track(DaemonProcess.run(config, env));
 
     assertThat(get(daemon, "/health/live")).isEqualTo("200 {\"status\":\"UP\"}");
-    assertThat(get(daemon, "/health/ready"))
-        .isEqualTo("200 {\"relays\":{\"orders\":\"UP\",\"payments\":\"UP\"},\"status\":\"UP\"}");
+    // Ready means relaying: the polling relay owns every bucket, the CDC relay streams (its owner
+    // is the database session holding the source lock).
+    // (Awaited: the first leases may come a moment after the ready line on a loaded machine.)
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertReadyWithBothRelays(daemon));
 
     // Two relays in one process: the CDC relay on its own table publishes too.
     OutboxMessage payment =
@@ -156,6 +158,12 @@ class DaemonProcessIT {
                     .contains("outbox_backlog_messages{mode=\"polling\",relay=\"orders\"} 3.0")
                     .contains("outbox_owned_buckets{mode=\"polling\",relay=\"orders\"} 256.0")
                     .contains(
+                        "outbox_errors_total{kind=\"rejected\",mode=\"polling\",relay=\"orders\"}"
+                            + " 1.0")
+                    .contains(
+                        "outbox_errors_total{kind=\"publish\",mode=\"polling\",relay=\"orders\"}"
+                            + " 0.0")
+                    .contains(
                         "outbox_oldest_pending_age_seconds{mode=\"polling\",relay=\"orders\"}")
                     .contains("outbox_publish_ack_seconds_count{mode=\"polling\",relay=\"orders\"}")
                     .contains("outbox_relay_lag_seconds{mode=\"polling\",relay=\"orders\"}"));
@@ -170,13 +178,27 @@ class DaemonProcessIT {
     DaemonProcess.Result status = cli(env, "status", "--config", config.toString());
     assertThat(status.output())
         .contains("relay orders (polling, table outbox): pending 3,")
-        .contains("parked keys 1, leases {");
+        .contains("parked keys 1, leases {")
+        .contains("relay payments (cdc, table payments_outbox): pending 0,")
+        .contains("cdc active: session ");
+    // A backlog that stays (the parked key's 3 rows) is reported on one INFO line per relay.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                daemon
+                    .output()
+                    .contains(
+                        "Relay orders - backlog: 3 pending, 0 msg/s published, oldest pending"));
 
     // SIGTERM: graceful stop releases every lease, so the status shows none.
     assertThat(daemon.terminate(Duration.ofSeconds(30))).isEqualTo(143);
     assertThat(daemon.output())
         .contains("Relay orders stopped")
         .contains("outbox-relay-daemon stopped");
+    // No ERROR line from the stop, for the polling relay and (stopped without a backlog) the CDC
+    // one.
+    assertThat(errorLinesAfterShutdown(daemon.output())).isEmpty();
     assertThat(cli(env, "status", "--relay", "orders", "--config", config.toString()).output())
         .contains("relay orders (polling, table outbox): pending 3,")
         .contains("leases none")
@@ -240,6 +262,23 @@ class DaemonProcessIT {
         cli(env, "verify", "--since", since, "--relay", "orders", "--config", config.toString());
     assertThat(clean.exitCode()).isZero();
     assertThat(clean.output()).contains("missing: 0 of 23");
+
+    // replay --follow shows the running relay publishing the replayed rows again.
+    DaemonProcess.Result replay =
+        cli(
+            env,
+            "replay",
+            "--since",
+            since,
+            "--follow",
+            "--relay",
+            "orders",
+            "--config",
+            config.toString());
+    assertThat(replay.exitCode()).as(replay.output()).isZero();
+    assertThat(replay.output())
+        .contains("23 message(s) set to be published again")
+        .contains("replay orders: 23 of 23 published again (backlog 0)");
     reader.close();
 
     second.terminate(Duration.ofSeconds(30));
@@ -276,17 +315,26 @@ class DaemonProcessIT {
             "Invalid configuration: relays[0].batch-size must be a whole number from 1 to 10000,"
                 + " but was 'lots'")
         .doesNotContain(DB_CANARY);
-    DaemonProcess.Result wrongPassword =
-        cli(
-            Map.of("OUTBOX_RELAYS_0_DATABASE_URL", "jdbc:postgresql://127.0.0.1:1/" + database),
-            "run",
-            "--config",
-            config.toString());
-    assertThat(wrongPassword.exitCode()).isEqualTo(OutboxRelayDaemon.EXIT_CONFIG);
-    assertThat(wrongPassword.output())
-        .contains("relays[0].database.url jdbc:postgresql://127.0.0.1:1/")
-        .contains("is not reachable")
-        .doesNotContain(DB_CANARY);
+  }
+
+  private static void assertReadyWithBothRelays(DaemonProcess daemon) throws Exception {
+    assertThat(get(daemon, "/health/ready"))
+        .startsWith(
+            "200 {\"relays\":{\"orders\":{\"status\":\"UP\",\"mode\":\"polling\",\"buckets\":256},"
+                + "\"payments\":{\"status\":\"UP\",\"mode\":\"cdc\",\"role\":\"streaming\","
+                + "\"owner\":\"session ")
+        .endsWith("},\"status\":\"UP\"}");
+  }
+
+  /** The ERROR lines a daemon logged from the moment it was asked to stop. */
+  static List<String> errorLinesAfterShutdown(String output) {
+    int from = output.indexOf("Shutdown requested");
+    assertThat(from).as("the shutdown was logged").isNotNegative();
+    return output
+        .substring(from)
+        .lines()
+        .filter(l -> l.matches("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} ERROR .*"))
+        .toList();
   }
 
   private Path writeConfig() throws Exception {

@@ -47,7 +47,7 @@ public final class ConfigLoader {
 
   private static final Pattern RELAY_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
   private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
-  private static final Set<String> ROOT_KEYS = Set.of("http", "relays");
+  private static final Set<String> ROOT_KEYS = Set.of("http", "startup-timeout", "relays");
   private static final Set<String> HTTP_KEYS = Set.of("host", "port");
   private static final Set<String> RELAY_KEYS =
       Set.of(
@@ -248,6 +248,7 @@ public final class ConfigLoader {
     HttpConfig httpConfig =
         new HttpConfig(http.text("host", "0.0.0.0"), http.integer("port", 8080, 0, 65535));
     http.onlyKeys(HTTP_KEYS);
+    Duration startupTimeout = r.duration("startup-timeout", DaemonConfig.DEFAULT_STARTUP_TIMEOUT);
     JsonNode relays = root.get("relays");
     if (relays == null || !relays.isArray() || relays.isEmpty()) {
       throw new OutboxConfigException(
@@ -266,7 +267,7 @@ public final class ConfigLoader {
       }
       list.add(relay);
     }
-    return new DaemonConfig(httpConfig, list);
+    return new DaemonConfig(httpConfig, startupTimeout, list);
   }
 
   private static RelayConfig relay(Node n) {
@@ -292,6 +293,13 @@ public final class ConfigLoader {
             db.text("username", null),
             db.text("password", null),
             db.integer("pool-size", mode == Mode.CDC ? 3 : 4, 1, 100));
+    if (mode == Mode.CDC && (database.username() == null || database.username().isBlank())) {
+      // Debezium's connectors need a user name; without one they fail with a bare NPE.
+      throw new OutboxConfigException(
+          db.key("username"),
+          database.username(),
+          "is required in cdc mode (Debezium connects as this user)");
+    }
     String tableName = n.text("table", "outbox");
     OutboxTable table;
     try {

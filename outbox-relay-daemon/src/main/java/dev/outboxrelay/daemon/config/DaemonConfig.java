@@ -1,14 +1,19 @@
 package dev.outboxrelay.daemon.config;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
  * The daemon's whole configuration, validated: every field holds a legal value.
  *
  * @param http the health and metrics endpoint
+ * @param startupTimeout how long {@code run} waits at start-up for each relay's database and broker
+ *     to answer before it gives up (exit 4)
  * @param relays one or more relays (tables or sources), each with its own pool and publisher
  */
-public record DaemonConfig(HttpConfig http, List<RelayConfig> relays) {
+public record DaemonConfig(HttpConfig http, Duration startupTimeout, List<RelayConfig> relays) {
+  /** {@code startup-timeout} when the file has none. */
+  public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(60);
 
   public DaemonConfig {
     relays = List.copyOf(relays);

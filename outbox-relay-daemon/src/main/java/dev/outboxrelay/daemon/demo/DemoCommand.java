@@ -1,6 +1,7 @@
 package dev.outboxrelay.daemon.demo;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.daemon.Daemon;
@@ -29,6 +30,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
@@ -63,6 +65,8 @@ import picocli.CommandLine.Spec;
         "Start a private database and Kafka, write orders through the outbox, relay them,"
             + " consume them with dedup, and print live progress and a summary.")
 public final class DemoCommand implements Callable<Integer> {
+  private static final int REPLAY_SLICE = 100;
+
   @Option(names = "--orders", defaultValue = "2000", description = "Orders to attempt.")
   int orders;
 
@@ -101,6 +105,16 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    // Checked before any server starts: a refused argument should cost nothing.
+    if (!List.of("postgres", "postgresql", "mariadb").contains(database.toLowerCase(Locale.ROOT))) {
+      throw new OutboxConfigException(
+          "--database",
+          database,
+          "must be postgres or mariadb (MySQL 8 runs through docker-compose, not the demo)");
+    }
+    if (!List.of("polling", "cdc").contains(mode.toLowerCase(Locale.ROOT))) {
+      throw new OutboxConfigException("--mode", mode, "must be polling or cdc");
+    }
     PrintWriter out = spec.commandLine().getOut();
     boolean maria = database.equalsIgnoreCase("mariadb");
     out.printf("Starting a private %s and a Kafka broker...%n", maria ? "MariaDB" : "PostgreSQL");
@@ -178,7 +192,11 @@ public final class DemoCommand implements Callable<Integer> {
             TimeUnit.NANOSECONDS.sleep(left);
           }
           progress(out, started, daemon.publishedCount());
-          if (replayed < 0 && committed.get() > orders / 2) {
+          // Midway, and once there is a full slice to replay: on a slow machine the first
+          // publishes can lag the writers by seconds, and a replay of 1 shows nothing.
+          if (replayed < 0
+              && committed.get() > orders / 2
+              && daemon.publishedCount() >= Math.min(REPLAY_SLICE, orders / 4)) {
             if (mode.equalsIgnoreCase("cdc")) {
               replayed = 0;
               out.println("  (no replay in cdc mode: a CDC relay sees inserts, not updates)");
@@ -303,7 +321,8 @@ public final class DemoCommand implements Callable<Integer> {
         Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT id FROM outbox WHERE published_at IS NOT NULL ORDER BY seq LIMIT 100")) {
+                "SELECT id FROM outbox WHERE published_at IS NOT NULL ORDER BY seq LIMIT "
+                    + REPLAY_SLICE)) {
       while (rs.next()) {
         ids.add(UUID.fromString(rs.getString(1)));
       }

@@ -66,6 +66,33 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void cdcWithoutAUserIsRefusedWithTheKey() {
+    Map<String, String> env =
+        Map.of(
+            "OUTBOX_RELAYS_0_NAME", "cdc-orders",
+            "OUTBOX_RELAYS_0_MODE", "cdc",
+            "OUTBOX_RELAYS_0_DATABASE_URL", "jdbc:mariadb://db:3306/app",
+            "OUTBOX_RELAYS_0_PUBLISHER_TYPE", "kafka");
+    assertThatThrownBy(() -> ConfigLoader.parse("", env))
+        .hasMessage(
+            "relays[0].database.username is required in cdc mode (Debezium connects as this"
+                + " user), but was null");
+  }
+
+  @Test
+  void startupTimeoutDefaultsToAMinuteAndTakesADuration() {
+    Map<String, String> env =
+        Map.of(
+            "OUTBOX_RELAYS_0_NAME", "orders",
+            "OUTBOX_RELAYS_0_DATABASE_URL", "jdbc:postgresql://db/app",
+            "OUTBOX_RELAYS_0_PUBLISHER_TYPE", "kafka");
+    assertThat(ConfigLoader.parse("", env).startupTimeout()).isEqualTo(Duration.ofSeconds(60));
+    Map<String, String> shorter = new java.util.HashMap<>(env);
+    shorter.put("OUTBOX_STARTUP_TIMEOUT", "5s");
+    assertThat(ConfigLoader.parse("", shorter).startupTimeout()).isEqualTo(Duration.ofSeconds(5));
+  }
+
+  @Test
   void environmentAloneCanDescribeARelay() {
     DaemonConfig c =
         ConfigLoader.parse(
@@ -74,6 +101,8 @@ class ConfigLoaderTest {
                 "OUTBOX_RELAYS_0_NAME", "cdc-orders",
                 "OUTBOX_RELAYS_0_MODE", "cdc",
                 "OUTBOX_RELAYS_0_DATABASE_URL", "jdbc:mariadb://db:3306/app",
+                // cdc needs a user (cdcWithoutAUserIsRefusedWithTheKey)
+                "OUTBOX_RELAYS_0_DATABASE_USERNAME", "relay",
                 "OUTBOX_RELAYS_0_PUBLISHER_TYPE", "rocketmq",
                 "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_NAMESRVADDR", "ns:9876"));
     RelayConfig r = c.relays().get(0);

@@ -1,0 +1,88 @@
+package dev.outboxrelay.daemon;
+
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.PublishException;
+import dev.outboxrelay.core.RelayListener;
+import dev.outboxrelay.core.RetriablePublishException;
+import dev.outboxrelay.daemon.logging.SecretMask;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What readiness needs to know about one relay beyond "its thread runs": did its broker answer
+ * recently, and can its tables be read. "Recently" is the relay's {@code publish-timeout}, the
+ * bound it already keeps on waiting for a broker: an acknowledged publish or a successful probe is
+ * an answer; a retriable publish failure or a failed probe after the last answer means the broker
+ * is not answering now. While nothing is published the sampler probes the broker (every third of
+ * the window), so an idle relay stays ready only while its broker answers. Thread-safe.
+ */
+final class RelayHealth implements RelayListener {
+  private final long windowNanos;
+  private volatile long lastAnswer = System.nanoTime(); // the start-up probe answered
+  private volatile boolean failingSinceAnswer;
+  private volatile String failure = "";
+  private volatile String database; // null: the last sample read the tables
+
+  RelayHealth(Duration window) {
+    this.windowNanos = window.toNanos();
+  }
+
+  @Override
+  public void onPublished(List<OutboxMessage> messages, Duration publishLatency) {
+    answered();
+  }
+
+  @Override
+  public void onRetry(
+      OutboxMessage message, PublishException failure, int attempt, Duration delay) {
+    if (failure instanceof RetriablePublishException) {
+      failed(failure.toString());
+    }
+  }
+
+  /** Whether the broker should be probed: no answer for a third of the window. */
+  boolean needsProbe() {
+    return System.nanoTime() - lastAnswer > windowNanos / 3;
+  }
+
+  void probed(Optional<String> failureReason) {
+    failureReason.ifPresentOrElse(this::failed, this::answered);
+  }
+
+  void databaseSampled(Optional<String> error) {
+    database = error.map(SecretMask::mask).orElse(null);
+  }
+
+  /** Why this relay is not ready, empty when its broker and tables answer. */
+  List<String> problems() {
+    List<String> reasons = new ArrayList<>();
+    if (database != null) {
+      reasons.add("database: " + database);
+    }
+    long silent = System.nanoTime() - lastAnswer;
+    if (failingSinceAnswer) {
+      reasons.add(
+          "publisher: failing, last answer " + silent / 1_000_000_000 + " s ago: " + failure);
+    } else if (silent > windowNanos) {
+      reasons.add(
+          "publisher: no answer for "
+              + silent / 1_000_000_000
+              + " s (publish-timeout "
+              + Duration.ofNanos(windowNanos)
+              + ")");
+    }
+    return reasons;
+  }
+
+  private void answered() {
+    lastAnswer = System.nanoTime();
+    failingSinceAnswer = false;
+  }
+
+  private void failed(String reason) {
+    failure = SecretMask.mask(reason);
+    failingSinceAnswer = true;
+  }
+}

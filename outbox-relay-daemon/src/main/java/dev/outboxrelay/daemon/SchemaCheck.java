@@ -1,0 +1,79 @@
+package dev.outboxrelay.daemon;
+
+import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.daemon.StartupFailure.Kind;
+import dev.outboxrelay.daemon.config.RelayConfig;
+import dev.outboxrelay.daemon.logging.SecretMask;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * Checks at start-up that a relay's tables exist. A relay started without them would only log the
+ * same WARN every backoff forever while its health said UP; failing at once, naming the table and
+ * the option that creates it, is what an operator can act on.
+ */
+final class SchemaCheck {
+  private SchemaCheck() {}
+
+  /** The outbox table and the companions this relay's mode reads and writes. */
+  static List<String> suffixes(RelayConfig relay) {
+    return relay.mode() == RelayConfig.Mode.POLLING
+        ? List.of("", "lease", "relay", "parked")
+        : List.of("", "parked");
+  }
+
+  /**
+   * @throws StartupFailure {@link Kind#SCHEMA_MISSING} naming the missing tables
+   */
+  static void require(DataSource pool, RelayConfig relay, int index) {
+    List<String> missing = new ArrayList<>();
+    String lastError = null;
+    try (Connection c = pool.getConnection();
+        Statement st = c.createStatement()) {
+      SqlDialect dialect = SqlDialect.of(c);
+      for (String suffix : suffixes(relay)) {
+        String table =
+            suffix.isEmpty()
+                ? relay.table().qualifiedName(dialect)
+                : relay.table().qualifiedCompanion(dialect, suffix);
+        try {
+          st.executeQuery("SELECT 1 FROM " + table + " WHERE 1 = 0").close();
+        } catch (SQLException e) {
+          missing.add(
+              suffix.isEmpty() ? relay.table().name() : relay.table().companionName(suffix));
+          lastError = e.getMessage();
+        }
+      }
+    } catch (SQLException e) {
+      throw new StartupFailure(
+          Kind.UNAVAILABLE,
+          "relays["
+              + index
+              + "] ("
+              + relay.name()
+              + "): cannot check the tables: "
+              + SecretMask.mask(e.getMessage()));
+    }
+    if (!missing.isEmpty()) {
+      throw new StartupFailure(
+          Kind.SCHEMA_MISSING,
+          "relays["
+              + index
+              + "] ("
+              + relay.name()
+              + "): table(s) "
+              + String.join(", ", missing)
+              + " missing in "
+              + relay.database().url()
+              + " ("
+              + SecretMask.mask(lastError)
+              + "); create them with the outbox-writer migrations (OutboxSchema) or set relays["
+              + index
+              + "].create-schema: true");
+    }
+  }
+}
