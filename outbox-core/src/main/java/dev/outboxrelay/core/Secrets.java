@@ -1,14 +1,38 @@
 package dev.outboxrelay.core;
 
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Masks values of settings whose names look like secrets, for logs and error messages. */
+/**
+ * Masks secrets by the name of the setting that holds them, never by searching for their value: a
+ * search for the value garbles every line that happens to contain the same text, and the garbled
+ * spots tell the reader what the secret is. One helper for every place a setting, a URL or a
+ * properties map is printed.
+ */
 public final class Secrets {
-  private static final Pattern SECRET_KEY =
+  /** What a masked value is printed as. */
+  public static final String MASK = "******";
+
+  private static final String SECRET_WORD =
+      "password|passwd|pwd|secret|token|credential|sasl[._-]jaas[._-]config|api[._-]?key"
+          + "|private[._-]?key|access[._-]?key|keystore|truststore[._-]password";
+  private static final Pattern SECRET_KEY = Pattern.compile("(?i).*(" + SECRET_WORD + ").*");
+
+  /**
+   * {@code key=value}, {@code key: value}, {@code "key":"value"} or {@code key = value} where the
+   * key looks secret: URL query parameters, properties dumps, JSON, driver and client messages.
+   */
+  private static final Pattern KEY_VALUE =
       Pattern.compile(
-          "(?i).*(password|passwd|secret|token|credential|sasl\\.jaas\\.config|api[._-]?key"
-              + "|private[._-]?key|access[._-]?key|keystore|truststore\\.password).*");
-  private static final String MASK = "******";
+          "(?i)([A-Za-z0-9_.\\-]*(?:"
+              + SECRET_WORD
+              + ")[A-Za-z0-9_.\\-]*[\"']?[ \\t]*[=:][ \\t]*)"
+              + "(\"[^\"]*\"|'[^']*'|\\[hidden]|[^\\s&;,\"'}\\])]+)");
+
+  /** The password of {@code scheme://user:password@host} URLs. */
+  private static final Pattern USER_INFO = Pattern.compile("(//[^/:@\\s]+:)([^@/\\s]+)(@)");
 
   private Secrets() {}
 
@@ -17,11 +41,47 @@ public final class Secrets {
     return key != null && SECRET_KEY.matcher(key).matches();
   }
 
-  /** The value as text, or a fixed mask when the key names a secret. */
+  /**
+   * The value as text for an error message: a fixed mask when the key names a secret, else the
+   * value with any secret it embeds (a URL's {@code password} parameter) masked.
+   */
   public static String maskIfSecret(String key, Object value) {
     if (isSecretKey(key)) {
       return MASK;
     }
-    return value instanceof String ? "'" + value + "'" : String.valueOf(value);
+    return value instanceof String ? "'" + maskText((String) value) + "'" : String.valueOf(value);
+  }
+
+  /** A JDBC or other URL with the values of secret parameters and a user-info password masked. */
+  public static String maskUrl(String url) {
+    return maskText(url);
+  }
+
+  /**
+   * Free text (a log line, an exception message, a URL) with every value that follows a
+   * secret-looking key ({@code password=…}, {@code sasl.jaas.config: …}, {@code "token":"…"}) and
+   * every URL user-info password masked. Text without such keys is unchanged.
+   */
+  public static String maskText(String text) {
+    if (text == null || text.isEmpty()) {
+      return text;
+    }
+    String out = USER_INFO.matcher(text).replaceAll("$1" + MASK + "$3");
+    Matcher m = KEY_VALUE.matcher(out);
+    if (!m.find()) {
+      return out;
+    }
+    return m.replaceAll(r -> Matcher.quoteReplacement(r.group(1) + MASK));
+  }
+
+  /** Settings for printing, sorted by key, with the values of secret keys masked. */
+  public static Map<String, String> maskProperties(Map<?, ?> settings) {
+    Map<String, String> out = new TreeMap<>();
+    settings.forEach(
+        (k, v) -> {
+          String key = String.valueOf(k);
+          out.put(key, isSecretKey(key) ? MASK : maskText(String.valueOf(v)));
+        });
+    return out;
   }
 }
