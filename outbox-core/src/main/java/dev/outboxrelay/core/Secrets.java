@@ -15,20 +15,30 @@ public final class Secrets {
   /** What a masked value is printed as. */
   public static final String MASK = "******";
 
-  private static final String SECRET_WORD =
-      "password|passwd|pwd|secret|token|credential|sasl[._-]jaas[._-]config|api[._-]?key"
-          + "|private[._-]?key|access[._-]?key|keystore|truststore[._-]password";
-  private static final Pattern SECRET_KEY = Pattern.compile("(?i).*(" + SECRET_WORD + ").*");
+  /**
+   * A key is secret when its name ends with one of these (case-insensitive): {@code password},
+   * {@code ssl.key.password}, {@code trustStorePassword}, {@code client.secret}, {@code secretKey},
+   * {@code http.token}, {@code sasl.jaas.config}, {@code …passphrase}. Ending with, not containing:
+   * {@code ssl.keystore.location} or {@code sasl.oauthbearer.token.endpoint.url} stay readable.
+   */
+  private static final String SECRET_END =
+      "password|passwd|pwd|passphrase|secret|token|credentials?|sasl[._-]jaas[._-]config"
+          + "|private[._-]?key|access[._-]?key|secret[._-]?key|keystore[._-]key";
+
+  private static final Pattern SECRET_KEY =
+      Pattern.compile("(?i).*(?:" + SECRET_END + "|api[._-]?key)");
 
   /**
    * {@code key=value}, {@code key: value}, {@code "key":"value"} or {@code key = value} where the
-   * key looks secret: URL query parameters, properties dumps, JSON, driver and client messages.
+   * key looks secret: URL query parameters, properties dumps, JSON, driver and client messages. In
+   * free text an API key needs its separator ({@code api-key}): Kafka logs {@code
+   * apiKey=API_VERSIONS} for a protocol request type.
    */
   private static final Pattern KEY_VALUE =
       Pattern.compile(
           "(?i)([A-Za-z0-9_.\\-]*(?:"
-              + SECRET_WORD
-              + ")[A-Za-z0-9_.\\-]*[\"']?[ \\t]*[=:][ \\t]*)"
+              + SECRET_END
+              + "|api[._-]key)[\"']?[ \\t]*[=:][ \\t]*)"
               + "(\"[^\"]*\"|'[^']*'|\\[hidden]|[^\\s&;,\"'}\\])]+)");
 
   /** The password of {@code scheme://user:password@host} URLs. */

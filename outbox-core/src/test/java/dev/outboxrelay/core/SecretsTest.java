@@ -36,6 +36,18 @@ class SecretsTest {
   }
 
   @Test
+  void keysThatOnlyMentionASecretWordStayReadable() {
+    // A key is secret when its name ends with the word: these are paths, types and protocol names.
+    String kafkaLines =
+        "ssl.keystore.location = /etc/k.jks ssl.keystore.type = JKS"
+            + " sasl.oauthbearer.token.endpoint.url = https://idp/t RequestHeader(apiKey=METADATA,";
+    assertThat(Secrets.maskText(kafkaLines)).isEqualTo(kafkaLines);
+    assertThat(Secrets.isSecretKey("sasl.oauthbearer.client.credentials.client.secret")).isTrue();
+    assertThat(Secrets.isSecretKey("apiKey")).isTrue();
+    assertThat(Secrets.isSecretKey("ssl.keystore.location")).isFalse();
+  }
+
+  @Test
   void propertiesAreMaskedByKeyAndSorted() {
     assertThat(
             Secrets.maskProperties(
