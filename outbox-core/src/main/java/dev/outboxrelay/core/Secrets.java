@@ -1,5 +1,8 @@
 package dev.outboxrelay.core;
 
+import dev.outboxrelay.core.internal.EditDistance;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -36,10 +39,25 @@ public final class Secrets {
    */
   private static final Pattern KEY_VALUE =
       Pattern.compile(
-          "(?i)([A-Za-z0-9_.\\-]*(?:"
+          "(?i)(?<![A-Za-z0-9_.\\-])([A-Za-z0-9_.\\-]*(?:"
               + SECRET_END
               + "|api[._-]key)[\"']?[ \\t]*[=:][ \\t]*)"
               + "(\"[^\"]*\"|'[^']*'|\\[hidden]|[^\\s&;,\"'}\\])]+)");
+
+  /** Secret words as letters only, for catching misspellings in a properties dump. */
+  private static final List<String> SECRET_LETTERS =
+      List.of(
+          "password",
+          "passphrase",
+          "secret",
+          "token",
+          "credentials",
+          "sasljaasconfig",
+          "privatekey",
+          "accesskey",
+          "secretkey",
+          "apikey",
+          "keystorekey");
 
   /** The password of {@code scheme://user:password@host} URLs. */
   private static final Pattern USER_INFO = Pattern.compile("(//[^/:@\\s]+:)([^@/\\s]+)(@)");
@@ -84,14 +102,34 @@ public final class Secrets {
     return m.replaceAll(r -> Matcher.quoteReplacement(r.group(1) + MASK));
   }
 
-  /** Settings for printing, sorted by key, with the values of secret keys masked. */
+  /**
+   * Settings for printing, sorted by key, with the values of secret keys masked, and of keys that
+   * nearly end with a secret word too ({@code pasword}, {@code secertKey}): a client may accept a
+   * misspelled key without a word, and its value is then most likely the secret.
+   */
   public static Map<String, String> maskProperties(Map<?, ?> settings) {
     Map<String, String> out = new TreeMap<>();
     settings.forEach(
         (k, v) -> {
           String key = String.valueOf(k);
-          out.put(key, isSecretKey(key) ? MASK : maskText(String.valueOf(v)));
+          boolean secret = isSecretKey(key) || nearlySecret(key);
+          out.put(key, secret ? MASK : maskText(String.valueOf(v)));
         });
     return out;
+  }
+
+  private static boolean nearlySecret(String key) {
+    String letters = key.toLowerCase(Locale.ROOT).replaceAll("[^a-z]", "");
+    for (String word : SECRET_LETTERS) {
+      int allowed = word.length() >= 6 ? 2 : 1;
+      for (int n = word.length() - allowed; n <= word.length() + allowed; n++) {
+        if (n > 0
+            && n <= letters.length()
+            && EditDistance.between(letters.substring(letters.length() - n), word) <= allowed) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 }

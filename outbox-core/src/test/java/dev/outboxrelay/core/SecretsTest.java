@@ -62,6 +62,27 @@ class SecretsTest {
   }
 
   @Test
+  void aPropertiesDumpAlsoMasksKeysThatNearlyNameASecret() {
+    assertThat(
+            Secrets.maskProperties(
+                Map.of(
+                    "secertKey", "canary-10",
+                    "ssl.key.pasword", "canary-11",
+                    "sasl.jaas.confg", "canary-12",
+                    "bootstrap.servers", "k:9092",
+                    "retries", "3",
+                    "namesrvAddr", "n:9876",
+                    "linger.ms", "5")))
+        .containsEntry("secertKey", Secrets.MASK)
+        .containsEntry("ssl.key.pasword", Secrets.MASK)
+        .containsEntry("sasl.jaas.confg", Secrets.MASK)
+        .containsEntry("bootstrap.servers", "k:9092")
+        .containsEntry("retries", "3")
+        .containsEntry("namesrvAddr", "n:9876")
+        .containsEntry("linger.ms", "5");
+  }
+
+  @Test
   void aSecretKeyMasksTheValueAndOtherValuesKeepTheirTextButNotTheirEmbeddedSecrets() {
     assertThat(Secrets.maskIfSecret("relays[0].database.password", "canary-8")).isEqualTo("******");
     assertThat(Secrets.maskIfSecret("relays[0].database.url", "jdbc:x://h/d?password=canary-9"))

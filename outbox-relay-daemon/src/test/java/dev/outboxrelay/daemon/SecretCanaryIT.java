@@ -45,6 +45,8 @@ class SecretCanaryIT {
   private static final String TOKEN_CANARY = "canary-token-5e6b-0123456789";
   private static final String YAML_TYPO_CANARY = "canary-yamltypo-71f0";
   private static final String ENV_TYPO_CANARY = "canary-envtypo-0b3c";
+  private static final String RMQ_CANARY = "canary-rmq-6a1d";
+  private static final String RMQ_TYPO_CANARY = "canary-rmqtypo-d2e4";
   private static final List<String> CANARIES =
       List.of(
           URL_CANARY,
@@ -53,7 +55,9 @@ class SecretCanaryIT {
           SSL_CANARY,
           TOKEN_CANARY,
           YAML_TYPO_CANARY,
-          ENV_TYPO_CANARY);
+          ENV_TYPO_CANARY,
+          RMQ_CANARY,
+          RMQ_TYPO_CANARY);
   private static final Map<String, String> DEBUG =
       Map.of(
           "OUTBOX_LOG_LEVEL", "DEBUG",
@@ -153,6 +157,28 @@ class SecretCanaryIT {
     assertThat(cli(2, env, "run", "--config", config.toString()))
         .contains("relays[0].database.url jdbc:postgresql://127.0.0.1:1/x?password=******")
         .contains("is not reachable");
+    // RocketMQ client settings: the settings dump masks secretKey; a misspelled one is named only.
+    Path rocketmq = dir.resolve("rocketmq.yaml");
+    Files.writeString(
+        rocketmq,
+        String.join(
+            "\n",
+            "relays:",
+            "  - name: orders",
+            "    database:",
+            "      url: '" + url + "'",
+            "      username: postgres",
+            "    publisher:",
+            "      type: rocketmq",
+            "      settings:",
+            "        namesrvAddr: 127.0.0.1:1",
+            "        accessKey: relay",
+            "        secretKey: " + RMQ_CANARY,
+            "        secertKey: " + RMQ_TYPO_CANARY,
+            ""));
+    assertThat(cli(2, "run", "--config", rocketmq.toString()))
+        .contains("secertKey is not a setting of RocketMQ's DefaultMQProducer")
+        .contains("secretKey=******");
     Path tab = dir.resolve("tab.yaml");
     Files.writeString(
         tab,

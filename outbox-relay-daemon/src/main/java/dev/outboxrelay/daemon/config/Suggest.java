@@ -1,5 +1,6 @@
 package dev.outboxrelay.daemon.config;
 
+import dev.outboxrelay.core.internal.EditDistance;
 import java.util.Collection;
 import java.util.Optional;
 
@@ -12,7 +13,7 @@ final class Suggest {
     String best = null;
     int bestDistance = Math.max(2, given.length() / 3) + 1;
     for (String k : known) {
-      int d = distance(given, k);
+      int d = EditDistance.between(given, k);
       if (d < bestDistance) {
         best = k;
         bestDistance = d;
@@ -24,24 +25,5 @@ final class Suggest {
   /** The " did you mean X?" clause, or nothing. */
   static String didYouMean(String given, Collection<String> known) {
     return closest(given, known).map(k -> "; did you mean " + k + "?").orElse("");
-  }
-
-  private static int distance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int substitute = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        cur[j] = Math.min(substitute, Math.min(prev[j], cur[j - 1]) + 1);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
   }
 }
