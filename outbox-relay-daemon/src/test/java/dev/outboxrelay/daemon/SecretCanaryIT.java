@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.relay.polling.OutboxAdmin;
 import dev.outboxrelay.testing.DaemonProcess;
 import dev.outboxrelay.testing.KafkaServer;
 import dev.outboxrelay.testing.KafkaTopicReader;
@@ -110,6 +111,9 @@ class SecretCanaryIT {
             .atMost(Duration.ofSeconds(60))
             .until(() -> reader.readAll("outbox.event.canary").size() == 1);
       }
+      // Marked done after the ack: verify and replay look for published rows.
+      OutboxAdmin admin = OutboxAdmin.of(app, OutboxTable.defaults());
+      await().atMost(Duration.ofSeconds(30)).until(() -> admin.pendingCount() == 0);
       String cfg = config.toString();
       assertThat(cli(0, "status", "--relay", "orders", "--config", cfg)).contains("relay orders");
       assertThat(cli(0, "parked", "list", "--relay", "orders", "--config", cfg))
