@@ -1,8 +1,8 @@
 package dev.outboxrelay.daemon;
 
+import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.daemon.StartupFailure.Kind;
 import dev.outboxrelay.daemon.config.RelayConfig;
-import dev.outboxrelay.daemon.logging.SecretMask;
 import java.time.Duration;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -27,7 +27,7 @@ final class BrokerWait {
       if (failure.isEmpty()) {
         return;
       }
-      String reason = SecretMask.mask(failure.get());
+      String reason = Secrets.maskText(failure.get());
       if (System.nanoTime() - deadlineNanos > 0) {
         throw new StartupFailure(
             Kind.UNAVAILABLE,

@@ -1,6 +1,6 @@
 package dev.outboxrelay.daemon;
 
-import dev.outboxrelay.daemon.logging.SecretMask;
+import dev.outboxrelay.core.Secrets;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +36,7 @@ final class CdcRole {
               ? "streaming"
               : holder.isPresent() ? "standby" : "stopped (no relay holds the source)";
     } catch (SQLException | RuntimeException e) {
-      role = "unknown (" + SecretMask.mask(e.getMessage()) + ")";
+      role = "unknown (" + Secrets.maskText(e.getMessage()) + ")";
     }
   }
 

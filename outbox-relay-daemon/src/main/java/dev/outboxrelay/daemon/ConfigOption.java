@@ -3,7 +3,6 @@ package dev.outboxrelay.daemon;
 import dev.outboxrelay.daemon.config.ConfigLoader;
 import dev.outboxrelay.daemon.config.DaemonConfig;
 import dev.outboxrelay.daemon.config.RelayConfig;
-import dev.outboxrelay.daemon.logging.SecretMask;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -22,11 +21,9 @@ final class ConfigOption {
       description = "Which relay of the file; optional when the file has one relay.")
   String relay;
 
-  /** Loads and validates the file, registering its secrets for masking before anything logs. */
+  /** Loads and validates the file (secrets are masked by key wherever they are printed). */
   DaemonConfig load() {
-    DaemonConfig config = ConfigLoader.load(file);
-    SecretMask.register(ConfigLoader.secretValues(config));
-    return config;
+    return ConfigLoader.load(file);
   }
 
   RelayConfig selected() {

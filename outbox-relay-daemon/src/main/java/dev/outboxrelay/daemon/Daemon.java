@@ -9,13 +9,11 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.BindException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -75,13 +73,16 @@ public final class Daemon implements AutoCloseable {
     }
     sampler.scheduleWithFixedDelay(this::sampleAll, 0, 2, TimeUnit.SECONDS);
     awaitFirstLeases();
-    http.createContext("/health/live", x -> respond(x, 200, "{\"status\":\"UP\"}", "json"));
-    http.createContext("/health/ready", this::ready);
-    http.createContext(
-        "/metrics",
-        x -> respond(x, 200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
-    http.setExecutor(Executors.newFixedThreadPool(2, r -> daemonThread(r, "outbox-http")));
-    http.start();
+    HttpEndpoints.serve(
+        http,
+        config.http(),
+        Map.of(
+            "/health/live",
+            x -> respond(x, 200, "{\"status\":\"UP\"}", "json"),
+            "/health/ready",
+            this::ready,
+            "/metrics",
+            x -> respond(x, 200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8")));
   }
 
   /** A scheduled task that throws is never run again: readiness would freeze, so catch all. */
@@ -96,21 +97,7 @@ public final class Daemon implements AutoCloseable {
   }
 
   private void bindHttp(DaemonConfig config) {
-    String where = "http.port " + config.http().port() + " on " + config.http().host();
-    try {
-      http =
-          HttpServer.create(new InetSocketAddress(config.http().host(), config.http().port()), 16);
-    } catch (BindException e) {
-      throw new StartupFailure(
-          StartupFailure.Kind.PORT_IN_USE,
-          where
-              + " cannot be bound ("
-              + e.getMessage()
-              + "): another process listens there;"
-              + " choose another http.port (OUTBOX_HTTP_PORT), 0 picks a free one");
-    } catch (IOException e) {
-      throw new ConfigError(where + " cannot be bound: " + e.getMessage(), e);
-    }
+    http = HttpEndpoints.bind(config.http());
   }
 
   /**
@@ -161,18 +148,7 @@ public final class Daemon implements AutoCloseable {
 
   private static void respond(HttpExchange x, int status, String body, String type)
       throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    x.getResponseHeaders().set("Content-Type", type.equals("json") ? "application/json" : type);
-    x.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = x.getResponseBody()) {
-      out.write(bytes);
-    }
-  }
-
-  private static Thread daemonThread(Runnable r, String name) {
-    Thread t = new Thread(r, name);
-    t.setDaemon(true);
-    return t;
+    HttpEndpoints.respond(x, status, body, type);
   }
 
   @Override

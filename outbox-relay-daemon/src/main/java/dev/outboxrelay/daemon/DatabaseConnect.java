@@ -2,10 +2,10 @@ package dev.outboxrelay.daemon;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.daemon.StartupFailure.Kind;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.daemon.config.RelayConfig.DatabaseConfig;
-import dev.outboxrelay.daemon.logging.SecretMask;
 import io.github.resilience4j.core.IntervalFunction;
 import java.net.ConnectException;
 import java.sql.SQLException;
@@ -35,7 +35,7 @@ final class DatabaseConnect {
 
   /** Attempts until {@code deadlineNanos} ({@link System#nanoTime()}) for a transient failure. */
   static HikariDataSource open(RelayConfig relay, int index, long deadlineNanos, Duration budget) {
-    String where = "relays[" + index + "].database.url " + relay.database().url();
+    String where = "relays[" + index + "].database.url " + Secrets.maskUrl(relay.database().url());
     for (int attempt = 1; ; attempt++) {
       try {
         return new HikariDataSource(config(relay));
@@ -43,7 +43,7 @@ final class DatabaseConnect {
         long backoff = BACKOFF.apply(attempt);
         SQLException sql = cause(e, SQLException.class);
         String state = sql == null ? null : sql.getSQLState();
-        String reason = SecretMask.mask(Wiring.rootMessage(e));
+        String reason = Secrets.maskText(Wiring.rootMessage(e));
         if (state != null && state.startsWith("28")) {
           throw new StartupFailure(
               Kind.AUTHENTICATION,

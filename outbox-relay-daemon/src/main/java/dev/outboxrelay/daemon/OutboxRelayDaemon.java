@@ -1,8 +1,8 @@
 package dev.outboxrelay.daemon;
 
 import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.daemon.demo.DemoCommand;
-import dev.outboxrelay.daemon.logging.SecretMask;
 import dev.outboxrelay.relay.cdc.CdcPositionLostException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -48,24 +48,24 @@ public final class OutboxRelayDaemon {
         (e, commandLine, parseResult) -> {
           PrintWriter err = commandLine.getErr();
           if (e instanceof OutboxConfigException || e instanceof ConfigError) {
-            err.println("Invalid configuration: " + SecretMask.mask(e.getMessage()));
+            err.println("Invalid configuration: " + Secrets.maskText(e.getMessage()));
             return EXIT_CONFIG;
           }
           if (e instanceof StartupFailure f) {
-            err.println(f.kind().prefix + SecretMask.mask(f.getMessage()));
+            err.println(f.kind().prefix + Secrets.maskText(f.getMessage()));
             return f.kind().exitCode;
           }
           if (e instanceof CdcPositionLostException) {
-            err.println("CDC position lost: " + SecretMask.mask(e.getMessage()));
+            err.println("CDC position lost: " + Secrets.maskText(e.getMessage()));
             return EXIT_POSITION_LOST;
           }
-          err.println("Failed: " + SecretMask.mask(Wiring.rootMessage(e)));
+          err.println("Failed: " + Secrets.maskText(Wiring.rootMessage(e)));
           org.slf4j.LoggerFactory.getLogger(OutboxRelayDaemon.class).debug("Failure", e);
           return 1;
         });
     cli.setParameterExceptionHandler(
         (e, args) -> {
-          e.getCommandLine().getErr().println(SecretMask.mask(e.getMessage()));
+          e.getCommandLine().getErr().println(Secrets.maskText(e.getMessage()));
           e.getCommandLine().usage(e.getCommandLine().getErr());
           return EXIT_CONFIG;
         });

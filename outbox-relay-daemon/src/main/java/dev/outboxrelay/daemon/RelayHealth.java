@@ -4,7 +4,7 @@ import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishException;
 import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.core.RetriablePublishException;
-import dev.outboxrelay.daemon.logging.SecretMask;
+import dev.outboxrelay.core.Secrets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +52,7 @@ final class RelayHealth implements RelayListener {
   }
 
   void databaseSampled(Optional<String> error) {
-    database = error.map(SecretMask::mask).orElse(null);
+    database = error.map(Secrets::maskText).orElse(null);
   }
 
   /** Why this relay is not ready, empty when its broker and tables answer. */
@@ -82,7 +82,7 @@ final class RelayHealth implements RelayListener {
   }
 
   private void failed(String reason) {
-    failure = SecretMask.mask(reason);
+    failure = Secrets.maskText(reason);
     failingSinceAnswer = true;
   }
 }

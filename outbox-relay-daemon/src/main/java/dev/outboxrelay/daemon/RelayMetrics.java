@@ -4,6 +4,7 @@ import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishException;
 import dev.outboxrelay.core.RelayListener;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -50,8 +51,16 @@ final class RelayMetrics implements RelayListener {
             .description("Messages acknowledged by the broker and marked done")
             .tags(tags)
             .register(registry);
-    retries = Counter.builder("outbox.retries").tags(tags).register(registry);
-    parked = Counter.builder("outbox.parked").tags(tags).register(registry);
+    retries =
+        Counter.builder("outbox.retries")
+            .description("Publish attempts that failed retriably and were scheduled again")
+            .tags(tags)
+            .register(registry);
+    parked =
+        Counter.builder("outbox.parked")
+            .description("Messages that failed non-retriably and parked their key")
+            .tags(tags)
+            .register(registry);
     fenced =
         Counter.builder("outbox.fenced.marks")
             .description("Marks refused because the lease was lost")
@@ -67,12 +76,36 @@ final class RelayMetrics implements RelayListener {
             .publishPercentiles(0.5, 0.99)
             .tags(tags)
             .register(registry);
-    registry.gauge("outbox.owned.buckets", tags, ownedBuckets);
-    registry.gauge("outbox.backlog.messages", tags, backlog);
-    registry.gauge(
-        "outbox.oldest.pending.age.seconds", tags, oldestPendingMillis, m -> m.get() / 1000.0);
-    registry.gauge("outbox.parked.keys", tags, parkedKeys);
-    registry.gauge("outbox.relay.lag.seconds", tags, lagMillis, m -> m.get() / 1000.0);
+    gauge(registry, "outbox.owned.buckets", "Key buckets whose lease this relay holds", tags)
+        .register(ownedBuckets, AtomicInteger::get);
+    gauge(registry, "outbox.backlog.messages", "Rows pending publication (sampled)", tags)
+        .register(backlog, AtomicLong::get);
+    gauge(
+            registry,
+            "outbox.oldest.pending.age.seconds",
+            "Age of the oldest pending row (sampled)",
+            tags)
+        .register(oldestPendingMillis, m -> m.get() / 1000.0);
+    gauge(registry, "outbox.parked.keys", "Keys parked awaiting an operator (sampled)", tags)
+        .register(parkedKeys, AtomicInteger::get);
+    gauge(
+            registry,
+            "outbox.relay.lag.seconds",
+            "Row creation to broker acknowledgement of the last published batch",
+            tags)
+        .register(lagMillis, m -> m.get() / 1000.0);
+  }
+
+  /** A gauge registration: {@code register(state, valueFunction)}. */
+  private static GaugeSpec gauge(
+      MeterRegistry registry, String name, String description, Tags tags) {
+    return new GaugeSpec(registry, name, description, tags);
+  }
+
+  private record GaugeSpec(MeterRegistry registry, String name, String description, Tags tags) {
+    <T> void register(T state, java.util.function.ToDoubleFunction<T> value) {
+      Gauge.builder(name, state, value).description(description).tags(tags).register(registry);
+    }
   }
 
   @Override
@@ -118,7 +151,13 @@ final class RelayMetrics implements RelayListener {
   }
 
   private static Counter errors(MeterRegistry registry, Tags tags, String kind) {
-    return Counter.builder("outbox.errors").tags(tags).tag("kind", kind).register(registry);
+    return Counter.builder("outbox.errors")
+        .description(
+            "Relay failures by kind: publish (retriable broker failure, backed off), rejected"
+                + " (non-retriable, the key was parked), database (backed off)")
+        .tags(tags)
+        .tag("kind", kind)
+        .register(registry);
   }
 
   double publishedCount() {

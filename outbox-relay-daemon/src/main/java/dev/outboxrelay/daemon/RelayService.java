@@ -2,6 +2,7 @@ package dev.outboxrelay.daemon;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.daemon.config.RelayConfig.Mode;
 import dev.outboxrelay.relay.cdc.CdcRelay;
@@ -153,7 +154,7 @@ final class RelayService implements AutoCloseable {
         "Relay {} started: {} on {} table {}, publisher {}",
         config.name(),
         config.mode().name().toLowerCase(),
-        config.database().url(),
+        Secrets.maskUrl(config.database().url()),
         config.table().name(),
         config.publisher().type());
   }

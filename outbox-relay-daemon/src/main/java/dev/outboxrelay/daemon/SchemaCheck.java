@@ -1,9 +1,9 @@
 package dev.outboxrelay.daemon;
 
+import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.daemon.StartupFailure.Kind;
 import dev.outboxrelay.daemon.config.RelayConfig;
-import dev.outboxrelay.daemon.logging.SecretMask;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -56,7 +56,7 @@ final class SchemaCheck {
               + "] ("
               + relay.name()
               + "): cannot check the tables: "
-              + SecretMask.mask(e.getMessage()));
+              + Secrets.maskText(e.getMessage()));
     }
     if (!missing.isEmpty()) {
       throw new StartupFailure(
@@ -68,9 +68,9 @@ final class SchemaCheck {
               + "): table(s) "
               + String.join(", ", missing)
               + " missing in "
-              + relay.database().url()
+              + Secrets.maskUrl(relay.database().url())
               + " ("
-              + SecretMask.mask(lastError)
+              + Secrets.maskText(lastError)
               + "); create them with the outbox-writer migrations (OutboxSchema) or set relays["
               + index
               + "].create-schema: true");

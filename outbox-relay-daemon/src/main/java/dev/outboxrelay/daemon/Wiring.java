@@ -4,15 +4,19 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.PublisherFactory;
+import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.daemon.config.RelayConfig.PublisherConfig;
-import dev.outboxrelay.daemon.logging.SecretMask;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Builds pools and publishers from config; the only place concrete pieces are looked up. */
 final class Wiring {
+  private static final Logger log = LoggerFactory.getLogger(Wiring.class);
+
   private Wiring() {}
 
   /** A pool on the relay's database, one attempt; see {@link DatabaseConnect} for the failures. */
@@ -27,11 +31,16 @@ final class Wiring {
     for (PublisherFactory factory : ServiceLoader.load(PublisherFactory.class)) {
       names.add(factory.name());
       if (factory.name().equals(config.type())) {
+        log.debug(
+            "Relay {} - publisher {} settings {}",
+            relay.name(),
+            config.type(),
+            Secrets.maskProperties(config.settings()));
         try {
           return factory.create(config.settings());
         } catch (OutboxConfigException e) {
           throw new ConfigError(
-              "relays[" + index + "].publisher.settings." + SecretMask.mask(e.getMessage()), null);
+              "relays[" + index + "].publisher.settings." + Secrets.maskText(e.getMessage()), null);
         } catch (RuntimeException e) {
           throw new ConfigError(
               "relays["
@@ -39,7 +48,7 @@ final class Wiring {
                   + "].publisher.settings are refused by the "
                   + config.type()
                   + " client: "
-                  + SecretMask.mask(rootMessage(e)),
+                  + Secrets.maskText(rootMessage(e)),
               null);
         }
       }

@@ -300,7 +300,10 @@ class DaemonProcessIT {
         .contains("replayed 100 already-published messages")
         .contains("duplicates suppressed     100")
         .contains("outbox rows pending       0")
-        .contains("OK: every committed order shipped exactly once, no rolled-back order shipped.");
+        .contains("OK: every committed order shipped exactly once, no rolled-back order shipped.")
+        // Masked by key; the password ('outbox') is not searched for in other text.
+        .contains("password: ******")
+        .doesNotContain("dev.******relay");
     assertThat(demo.exitCode()).as(demo.output()).isZero();
   }
 

@@ -90,6 +90,8 @@ class DockerComposeTest {
           .contains("-all.jar:");
       DaemonConfig config = configOf(name);
       assertThat(containerPorts(s)).contains(config.http().port());
+      // The daemon binds 127.0.0.1 by default: a published container port needs 0.0.0.0.
+      assertThat(config.http().host()).as(name + " http.host").isEqualTo("0.0.0.0");
     }
   }
 

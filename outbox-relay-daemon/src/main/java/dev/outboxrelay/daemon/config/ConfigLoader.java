@@ -1,13 +1,10 @@
 package dev.outboxrelay.daemon.config;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxException;
 import dev.outboxrelay.core.OutboxTable;
@@ -48,7 +45,7 @@ public final class ConfigLoader {
   private static final Pattern RELAY_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
   private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
   private static final Set<String> ROOT_KEYS = Set.of("http", "startup-timeout", "relays");
-  private static final Set<String> HTTP_KEYS = Set.of("host", "port");
+  private static final Set<String> HTTP_KEYS = Set.of("host", "port", "token");
   private static final Set<String> RELAY_KEYS =
       Set.of(
           "name",
@@ -91,50 +88,30 @@ public final class ConfigLoader {
     } catch (IOException e) {
       throw new OutboxConfigException("--config", file, "must be a readable file (" + e + ")");
     }
-    return parse(text, env);
+    return parse(text, env, file.toString());
   }
 
   /** Parses YAML text with the given environment applied. */
   public static DaemonConfig parse(String yaml, Map<String, String> env) {
-    ObjectNode root = readTree(yaml);
+    return parse(yaml, env, "config");
+  }
+
+  /**
+   * Parses YAML text with the given environment applied; errors name {@code source} with the line
+   * and column of the offending key, or the environment variable that set it.
+   */
+  static DaemonConfig parse(String yaml, Map<String, String> env, String source) {
+    YamlSource text = YamlSource.read(yaml, source);
+    ObjectNode root = root(text.tree());
     applyOverrides(root, env);
-    return bind(root);
-  }
-
-  /** The secret values of a config (passwords, keys, tokens), for log masking. */
-  public static Set<String> secretValues(DaemonConfig config) {
-    Set<String> secrets = new HashSet<>();
-    for (RelayConfig r : config.relays()) {
-      if (r.database().password() != null) {
-        secrets.add(r.database().password());
-      }
-      r.publisher().settings().forEach((k, v) -> addIfSecret(secrets, k, v));
-      r.debezium().forEach((k, v) -> addIfSecret(secrets, k, v));
-    }
-    secrets.removeIf(s -> s.length() < 3);
-    return secrets;
-  }
-
-  private static void addIfSecret(Set<String> secrets, String key, String value) {
-    if (value != null && dev.outboxrelay.core.Secrets.isSecretKey(key)) {
-      secrets.add(value);
-    }
-  }
-
-  private static ObjectNode readTree(String yaml) {
-    JsonNode node;
     try {
-      node = new ObjectMapper(new YAMLFactory()).readTree(yaml);
-    } catch (JsonProcessingException e) {
-      String where =
-          e.getLocation() == null
-              ? ""
-              : " at line "
-                  + e.getLocation().getLineNr()
-                  + ", column "
-                  + e.getLocation().getColumnNr();
-      throw new OutboxConfigException("config", "(file)", "must be valid YAML" + where);
+      return bind(root);
+    } catch (OutboxConfigException e) {
+      throw text.locate(e, env);
     }
+  }
+
+  private static ObjectNode root(JsonNode node) {
     if (node == null || node.isMissingNode() || node.isNull()) {
       return JsonNodeFactory.instance.objectNode();
     }
@@ -178,10 +155,22 @@ public final class ConfigLoader {
       }
     }
     if (best == null) {
+      // Never the value: an unknown variable may be a misspelled secret.
+      String rest = String.join("_", tokens);
+      String named = envName.substring(0, envName.length() - rest.length());
+      Map<String, String> spelled = new TreeMap<>();
+      candidates.forEach(k -> spelled.put(envSpelling(k), k));
+      String hint =
+          Suggest.closest(rest, spelled.keySet())
+              .map(k -> "; did you mean " + (named + k).toUpperCase(Locale.ROOT) + "?")
+              .orElse("");
       throw new OutboxConfigException(
           envName,
-          value,
-          "does not name a config key (known here: " + new java.util.TreeSet<>(candidates) + ")");
+          "does not name a config key"
+              + hint
+              + " (known here: "
+              + new java.util.TreeSet<>(candidates)
+              + ")");
     }
     List<String> rest = tokens.subList(bestLength, tokens.size());
     if (rest.isEmpty()) {
@@ -197,14 +186,13 @@ public final class ConfigLoader {
       try {
         index = Integer.parseInt(rest.get(0));
       } catch (NumberFormatException e) {
-        throw new OutboxConfigException(
-            envName, value, "must give the relay's position after RELAYS_");
+        throw new OutboxConfigException(envName, "must give the relay's position after RELAYS_");
       }
       while (list.size() <= index) {
         list.addObject();
       }
       if (rest.size() == 1 || !list.get(index).isObject()) {
-        throw new OutboxConfigException(envName, value, "must name a key of the relay");
+        throw new OutboxConfigException(envName, "must name a key of the relay");
       }
       set((ObjectNode) list.get(index), RELAY_KEYS, rest.subList(1, rest.size()), value, envName);
       return;
@@ -246,20 +234,23 @@ public final class ConfigLoader {
     r.onlyKeys(ROOT_KEYS);
     Node http = r.object("http");
     HttpConfig httpConfig =
-        new HttpConfig(http.text("host", "0.0.0.0"), http.integer("port", 8080, 0, 65535));
+        new HttpConfig(
+            http.text("host", "127.0.0.1"),
+            http.integer("port", 8080, 0, 65535),
+            bearerToken(http.text("token", null)));
     http.onlyKeys(HTTP_KEYS);
     Duration startupTimeout = r.duration("startup-timeout", DaemonConfig.DEFAULT_STARTUP_TIMEOUT);
     JsonNode relays = root.get("relays");
     if (relays == null || !relays.isArray() || relays.isEmpty()) {
       throw new OutboxConfigException(
-          "relays", relays == null ? null : relays.toString(), "must list at least one relay");
+          "relays", relays == null ? null : relays.getNodeType(), "must list at least one relay");
     }
     List<RelayConfig> list = new ArrayList<>();
     Set<String> names = new HashSet<>();
     for (int i = 0; i < relays.size(); i++) {
       String path = "relays[" + i + "]";
       if (!relays.get(i).isObject()) {
-        throw new OutboxConfigException(path, relays.get(i), "must be a mapping");
+        throw new OutboxConfigException(path, relays.get(i).getNodeType(), "must be a mapping");
       }
       RelayConfig relay = relay(new Node(path, (ObjectNode) relays.get(i)));
       if (!names.add(relay.name())) {
@@ -268,6 +259,17 @@ public final class ConfigLoader {
       list.add(relay);
     }
     return new DaemonConfig(httpConfig, startupTimeout, list);
+  }
+
+  private static Optional<String> bearerToken(String token) {
+    if (token == null || token.isEmpty()) {
+      return Optional.empty();
+    }
+    if (token.length() < 16 || !token.chars().allMatch(c -> c > 32 && c < 127)) {
+      throw new OutboxConfigException(
+          "http.token", token, "must be at least 16 printable characters without spaces");
+    }
+    return Optional.of(token);
   }
 
   private static RelayConfig relay(Node n) {
@@ -401,10 +403,14 @@ public final class ConfigLoader {
       for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
         String k = it.next();
         if (!allowed.contains(k)) {
+          // Never the value: an unknown key may be a misspelled secret ('pasword').
           throw new OutboxConfigException(
               key(k),
-              scalar(node.get(k)),
-              "is not a known key (known: " + new java.util.TreeSet<>(allowed) + ")");
+              "is not a known key"
+                  + Suggest.didYouMean(k, allowed)
+                  + " (known: "
+                  + new java.util.TreeSet<>(allowed)
+                  + ")");
         }
       }
     }

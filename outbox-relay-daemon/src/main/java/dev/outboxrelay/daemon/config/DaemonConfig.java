@@ -2,6 +2,7 @@ package dev.outboxrelay.daemon.config;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The daemon's whole configuration, validated: every field holds a legal value.
@@ -50,6 +51,31 @@ public record DaemonConfig(HttpConfig http, Duration startupTimeout, List<RelayC
             + relays.stream().map(RelayConfig::name).toList());
   }
 
-  /** Where the HTTP endpoints listen; port 0 picks a free port. */
-  public record HttpConfig(String host, int port) {}
+  /**
+   * Where the HTTP endpoints listen and what they require.
+   *
+   * @param host the address to bind, default {@code 127.0.0.1} (containers set {@code 0.0.0.0})
+   * @param port the port, default 8080; 0 picks a free port
+   * @param token when present, {@code /metrics} requires {@code Authorization: Bearer <token>};
+   *     {@code /health/live} and {@code /health/ready} stay open for kubelet and load-balancer
+   *     probes (they say UP or DOWN per relay name, nothing of the configuration)
+   */
+  public record HttpConfig(String host, int port, Optional<String> token) {
+
+    /** Endpoints without a token. */
+    public HttpConfig(String host, int port) {
+      this(host, port, Optional.empty());
+    }
+
+    @Override
+    public String toString() {
+      return "HttpConfig[host="
+          + host
+          + ", port="
+          + port
+          + ", token="
+          + token.map(t -> "******")
+          + "]";
+    }
+  }
 }

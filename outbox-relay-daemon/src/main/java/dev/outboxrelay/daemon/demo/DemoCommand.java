@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.daemon.Daemon;
 import dev.outboxrelay.daemon.config.ConfigLoader;
 import dev.outboxrelay.daemon.config.DaemonConfig;
@@ -164,7 +165,7 @@ public final class DemoCommand implements Callable<Integer> {
               "      type: kafka",
               "      settings: {bootstrap.servers: '" + kafka.bootstrapServers() + "'}");
       out.println("Relay config:");
-      out.println(yaml.replace("password: " + db.password(), "password: ******"));
+      out.println(Secrets.maskText(yaml));
       DaemonConfig config = ConfigLoader.parse(yaml, Map.of());
       long started = System.nanoTime();
       try (Daemon daemon = Daemon.start(config);

@@ -27,7 +27,7 @@ class ConfigLoaderTest {
   @Test
   void minimalFileTakesTheDocumentedDefaults() {
     DaemonConfig c = ConfigLoader.parse(MINIMAL, Map.of());
-    assertThat(c.http()).isEqualTo(new DaemonConfig.HttpConfig("0.0.0.0", 8080));
+    assertThat(c.http()).isEqualTo(new DaemonConfig.HttpConfig("127.0.0.1", 8080));
     RelayConfig r = c.relays().get(0);
     assertThat(r.mode()).isEqualTo(Mode.POLLING);
     assertThat(r.table().name()).isEqualTo("outbox");
@@ -122,14 +122,19 @@ class ConfigLoaderTest {
   @Test
   void errorsNameTheKeyAndTheBadValue() {
     assertThatThrownBy(() -> parseWith("batch-size: lots"))
-        .hasMessage("relays[0].batch-size must be a whole number from 1 to 10000, but was 'lots'");
+        .hasMessage(
+            "relays[0].batch-size must be a whole number from 1 to 10000, but was 'lots'"
+                + " (config, line 3, column 5)");
     assertThatThrownBy(() -> parseWith("poll-interval: 5 parsecs"))
         .hasMessageStartingWith("relays[0].poll-interval must be a positive duration")
         .hasMessageContaining("'5 parsecs'");
     assertThatThrownBy(() -> parseWith("mode: batch"))
-        .hasMessage("relays[0].mode must be one of [polling, cdc], but was 'batch'");
+        .hasMessage(
+            "relays[0].mode must be one of [polling, cdc], but was 'batch' (config, line 3, column 5)");
     assertThatThrownBy(() -> parseWith("table: \"outbox; DROP TABLE x\""))
-        .hasMessage("relays[0].table must be a valid identifier, but was 'outbox; DROP TABLE x'");
+        .hasMessage(
+            "relays[0].table must be a valid identifier, but was 'outbox; DROP TABLE x'"
+                + " (config, line 3, column 5)");
     assertThatThrownBy(() -> parseWith("retention: forever"))
         .hasMessageStartingWith("relays[0].retention must be delete or keep:<duration>");
     assertThatThrownBy(() -> parseWith("batchsize: 5"))
@@ -139,7 +144,7 @@ class ConfigLoaderTest {
     assertThatThrownBy(() -> ConfigLoader.parse("relays: []", Map.of()))
         .hasMessageStartingWith("relays must list at least one relay");
     assertThatThrownBy(() -> ConfigLoader.parse("relays: [\n  - name: x\n", Map.of()))
-        .hasMessageStartingWith("config must be valid YAML at line");
+        .hasMessageStartingWith("config is not valid YAML at line");
     assertThatThrownBy(
             () ->
                 ConfigLoader.parse(
@@ -158,26 +163,115 @@ class ConfigLoaderTest {
                         .replace("  - name: orders", "  - name: orders\n    strict-order: true"),
                     Map.of()))
         .hasMessage(
-            "relays[0].strict-order is for the polling relay on PostgreSQL only, but was true");
+            "relays[0].strict-order is for the polling relay on PostgreSQL only, but was true"
+                + " (config, line 3, column 5)");
   }
 
   @Test
-  void secretValuesAreMaskedInErrorsAndCollectedForTheLog() {
+  void aMisspelledSecretKeyIsNamedWithASuggestionAndNeverItsValue() {
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    MINIMAL.replace("password: s3cret-canary", "pasword: typo-canary"),
+                    Map.of(),
+                    "relay.yaml"))
+        .hasMessageStartingWith(
+            "relays[0].database.pasword is not a known key; did you mean password? (known:")
+        .hasMessageEndingWith("(relay.yaml, line 6, column 7)")
+        .hasMessageNotContaining("typo-canary");
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    MINIMAL, Map.of("OUTBOX_RELAYS_0_DATABASE_PASSWROD", "env-canary")))
+        .hasMessageStartingWith(
+            "OUTBOX_RELAYS_0_DATABASE_PASSWROD does not name a config key; did you mean"
+                + " OUTBOX_RELAYS_0_DATABASE_PASSWORD?")
+        .hasMessageNotContaining("env-canary");
     assertThatThrownBy(
             () ->
                 ConfigLoader.parse(
                     MINIMAL, Map.of("OUTBOX_RELAYS_0_DATABASE_PASSWORD_FILE", "canary-42")))
         .hasMessageNotContaining("canary-42");
+  }
+
+  @Test
+  void secretsInsideValuesAreMaskedInErrorsAndInToString() {
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    MINIMAL.replace(
+                        "jdbc:postgresql://127.0.0.1:5432/app",
+                        "jdbc:oracle://db/app?user=u&password=url-canary"),
+                    Map.of()))
+        .hasMessageContaining("jdbc:oracle://db/app?user=u&password=******")
+        .hasMessageNotContaining("url-canary");
     DaemonConfig c =
         ConfigLoader.parse(
             MINIMAL.replace(
                 "bootstrap.servers: 127.0.0.1:9092",
                 "bootstrap.servers: 127.0.0.1:9092\n        ssl.key.password: key-canary"),
-            Map.of());
-    assertThat(ConfigLoader.secretValues(c))
-        .containsExactlyInAnyOrder("s3cret-canary", "key-canary");
+            Map.of("OUTBOX_HTTP_TOKEN", "token-canary-0123456789"));
     assertThat(c.relays().get(0).database().toString()).doesNotContain("s3cret-canary");
     assertThat(c.relays().get(0).publisher().toString()).doesNotContain("key-canary");
+    assertThat(c.http().toString()).doesNotContain("token-canary");
+    assertThat(c.http().token()).contains("token-canary-0123456789");
+    assertThatThrownBy(
+            () -> ConfigLoader.parse(MINIMAL, Map.of("OUTBOX_HTTP_TOKEN", "short-canary")))
+        .hasMessageStartingWith("http.token must be at least 16 printable characters")
+        .hasMessageNotContaining("short-canary");
+  }
+
+  @Test
+  void aTabIsReportedAtItsOwnLineWithTheParsersReason() {
+    String yaml = MINIMAL.replace("      password: s3cret-canary", "\tpassword: s3cret-canary");
+    assertThatThrownBy(() -> ConfigLoader.parse(yaml, Map.of(), "relay.yaml"))
+        .hasMessageStartingWith("relay.yaml is not valid YAML at line 6, column 1: ")
+        .hasMessageContaining("TAB")
+        .hasMessageNotContaining("s3cret-canary");
+  }
+
+  @Test
+  void aBadIndentIsReportedWithLineColumnAndReason() {
+    String yaml = MINIMAL.replace("      username: app", "       username: app");
+    assertThatThrownBy(() -> ConfigLoader.parse(yaml, Map.of(), "relay.yaml"))
+        .hasMessageStartingWith("relay.yaml is not valid YAML at line 5, column 16: ")
+        .hasMessageContaining("mapping values are not allowed here")
+        .hasMessageNotContaining("s3cret-canary");
+  }
+
+  @Test
+  void aDuplicateKeyIsAnErrorNamingTheKeyAndItsLine() {
+    String yaml =
+        MINIMAL.replace(
+            "      password: s3cret-canary",
+            "      password: s3cret-canary\n      password: other-canary");
+    assertThatThrownBy(() -> ConfigLoader.parse(yaml, Map.of(), "relay.yaml"))
+        // Jackson reports a duplicate where it finished reading the key: the column after it.
+        .hasMessageStartingWith("relay.yaml is not valid YAML at line 7, column 15: ")
+        .hasMessageContaining("Duplicate field 'password'")
+        .hasMessageNotContaining("canary");
+  }
+
+  @Test
+  void aWrongTypeNamesTheKeyTheFileLineAndColumn() {
+    String yaml = MINIMAL.replace("  - name: orders", "  - name: orders\n    batch-size: [1, 2]");
+    assertThatThrownBy(() -> ConfigLoader.parse(yaml, Map.of(), "relay.yaml"))
+        .hasMessage(
+            "relays[0].batch-size must be a single value, but was ARRAY (relay.yaml, line 3, column 5)");
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    MINIMAL.replace("password: s3cret-canary", "password: {a: canary}"),
+                    Map.of(),
+                    "relay.yaml"))
+        .hasMessage(
+            "relays[0].database.password must be a single value, but was ******"
+                + " (relay.yaml, line 6, column 7)");
+    assertThatThrownBy(
+            () -> ConfigLoader.parse(MINIMAL, Map.of("OUTBOX_RELAYS_0_BATCH_SIZE", "lots")))
+        .hasMessage(
+            "relays[0].batch-size must be a whole number from 1 to 10000, but was 'lots'"
+                + " (set by OUTBOX_RELAYS_0_BATCH_SIZE)");
   }
 
   @Test

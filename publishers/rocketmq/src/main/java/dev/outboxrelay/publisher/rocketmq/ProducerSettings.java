@@ -28,7 +28,7 @@ final class ProducerSettings {
             .orElseThrow(
                 () ->
                     new OutboxConfigException(
-                        key, value, "is not a setting of RocketMQ's DefaultMQProducer"));
+                        key, "is not a setting of RocketMQ's DefaultMQProducer"));
     try {
       setter.invoke(producer, convert(key, value, setter.getParameterTypes()[0]));
     } catch (IllegalAccessException | InvocationTargetException e) {

@@ -84,8 +84,8 @@ public final class RocketMqPublisherBuilder {
     } else if (SECRET_KEY.equals(key)) {
       secretKey = v;
     } else if (ProducerSettings.setter(key).isEmpty()) {
-      throw new OutboxConfigException(
-          key, value, "is not a setting of RocketMQ's DefaultMQProducer");
+      // Never the value: an unknown key may be a misspelled secret ('secertKey').
+      throw new OutboxConfigException(key, "is not a setting of RocketMQ's DefaultMQProducer");
     } else {
       producer.put(key, v);
     }

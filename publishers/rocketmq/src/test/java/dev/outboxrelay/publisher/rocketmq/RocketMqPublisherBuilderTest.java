@@ -67,7 +67,10 @@ class RocketMqPublisherBuilderTest {
   @Test
   void unknownOrMistypedProducerSettingsAreRefused() {
     assertThatThrownBy(() -> valid().producerProperty("sendTimeoutMs", 5))
-        .hasMessage("sendTimeoutMs is not a setting of RocketMQ's DefaultMQProducer, but was 5");
+        .hasMessage("sendTimeoutMs is not a setting of RocketMQ's DefaultMQProducer");
+    // A misspelled secret is named, never echoed.
+    assertThatThrownBy(() -> valid().producerProperty("secertKey", "canary-rmq"))
+        .hasMessage("secertKey is not a setting of RocketMQ's DefaultMQProducer");
     assertThatThrownBy(
             () -> PublisherAssembly.producer(valid().producerProperty("sendMsgTimeout", "soon")))
         .hasMessage("sendMsgTimeout must be of type int, but was 'soon'");
