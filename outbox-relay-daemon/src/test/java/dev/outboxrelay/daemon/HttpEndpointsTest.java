@@ -2,6 +2,7 @@ package dev.outboxrelay.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.outboxrelay.daemon.config.DaemonConfig.HttpConfig;
 import java.net.URI;
@@ -66,13 +67,15 @@ class HttpEndpointsTest {
   }
 
   private void start(Optional<String> token) {
-    server =
-        HttpEndpoints.start(
-            new HttpConfig("127.0.0.1", 0, token),
-            Map.of(
-                "/health/live", x -> HttpEndpoints.respond(x, 200, "live", "text/plain"),
-                "/health/ready", x -> HttpEndpoints.respond(x, 200, "ready", "text/plain"),
-                "/metrics", x -> HttpEndpoints.respond(x, 200, "metrics", "text/plain")));
+    HttpConfig config = new HttpConfig("127.0.0.1", 0, token);
+    server = HttpEndpoints.bind(config);
+    HttpEndpoints.serve(
+        server,
+        config,
+        Map.<String, HttpHandler>of(
+            "/health/live", x -> HttpEndpoints.respond(x, 200, "live", "text/plain"),
+            "/health/ready", x -> HttpEndpoints.respond(x, 200, "ready", "text/plain"),
+            "/metrics", x -> HttpEndpoints.respond(x, 200, "metrics", "text/plain")));
   }
 
   private String call(String method, String path, String authorization) throws Exception {
