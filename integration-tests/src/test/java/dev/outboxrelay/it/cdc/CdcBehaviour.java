@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.PublishResult;
+import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.it.KafkaDbFixture;
 import dev.outboxrelay.relay.cdc.CdcPositionLostException;
 import dev.outboxrelay.relay.cdc.CdcRelay;
@@ -15,6 +17,7 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +35,23 @@ abstract class CdcBehaviour extends KafkaDbFixture {
         .publisher(kafka());
   }
 
+  /** The publisher's acknowledgements, each batch's 400 ms late. */
+  private static Publisher slowAcks(Publisher publisher) {
+    return new Publisher() {
+      @Override
+      public CompletionStage<List<PublishResult>> publish(List<OutboxMessage> batch) {
+        return publisher
+            .publish(batch)
+            .thenApplyAsync(r -> r, CompletableFuture.delayedExecutor(400, TimeUnit.MILLISECONDS));
+      }
+
+      @Override
+      public void close() {
+        publisher.close();
+      }
+    };
+  }
+
   CdcRelay started(CdcRelayBuilder builder) {
     CdcRelay relay = builder.build();
     closeables.add(relay);
@@ -42,13 +62,14 @@ abstract class CdcBehaviour extends KafkaDbFixture {
    * The relay publishes one batch of at most {@code batchSize} rows at a time and marks each row
    * right after its acknowledgement; a restarted stream skips rows no longer pending. So one kill
    * re-sends at most one batch: {@code kills × batchSize}. Smaller than the default so that a batch
-   * of Debezium's own size (2048) would show.
+   * of Debezium's own size (2048) would show. Acknowledgements arrive late, so a backlog builds up
+   * (batches fill) and the kill lands while a batch is published, not between batches.
    */
   @Test
   void resumesAfterAKillFromTheStoredPositionWithBoundedDuplicates() throws Exception {
     int batchSize = 200;
     int kills = 1;
-    CdcRelay first = started(relay().batchSize(batchSize));
+    CdcRelay first = started(relay().batchSize(batchSize).publisher(slowAcks(kafka())));
     Workload w = new Workload();
     CompletableFuture<Workload> writers =
         CompletableFuture.supplyAsync(
