@@ -107,6 +107,10 @@ public final class OutboxAdmin {
    * Returns false, changing nothing, if the key is not parked.
    */
   public boolean discardParked(String aggregateId, Retention retention, String discardedBy) {
+    if (discardedBy == null || discardedBy.isBlank()) {
+      throw new IllegalArgumentException(
+          "discardedBy must name who decides, but was " + discardedBy);
+    }
     String by = discardedBy.length() > 255 ? discardedBy.substring(0, 255) : discardedBy;
     return run(
         sql -> {
