@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.outboxrelay.core.OutboxMessage;
-import dev.outboxrelay.core.PublishResult;
-import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.it.KafkaDbFixture;
+import dev.outboxrelay.it.SlowAcks;
 import dev.outboxrelay.relay.cdc.CdcPositionLostException;
 import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.cdc.CdcRelayBuilder;
@@ -17,7 +16,6 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -33,23 +31,6 @@ abstract class CdcBehaviour extends KafkaDbFixture {
         .source(dataSource.getJdbcUrl(), dataSource.getUsername(), dataSource.getPassword())
         .dataSource(dataSource)
         .publisher(kafka());
-  }
-
-  /** The publisher's acknowledgements, each batch's 400 ms late. */
-  private static Publisher slowAcks(Publisher publisher) {
-    return new Publisher() {
-      @Override
-      public CompletionStage<List<PublishResult>> publish(List<OutboxMessage> batch) {
-        return publisher
-            .publish(batch)
-            .thenApplyAsync(r -> r, CompletableFuture.delayedExecutor(400, TimeUnit.MILLISECONDS));
-      }
-
-      @Override
-      public void close() {
-        publisher.close();
-      }
-    };
   }
 
   CdcRelay started(CdcRelayBuilder builder) {
@@ -69,7 +50,9 @@ abstract class CdcBehaviour extends KafkaDbFixture {
   void resumesAfterAKillFromTheStoredPositionWithBoundedDuplicates() throws Exception {
     int batchSize = 200;
     int kills = 1;
-    CdcRelay first = started(relay().batchSize(batchSize).publisher(slowAcks(kafka())));
+    CdcRelay first =
+        started(
+            relay().batchSize(batchSize).publisher(SlowAcks.of(kafka(), Duration.ofMillis(400))));
     Workload w = new Workload();
     CompletableFuture<Workload> writers =
         CompletableFuture.supplyAsync(
