@@ -2,6 +2,7 @@ package dev.outboxrelay.it;
 
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.relay.polling.DiscardedMessage;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
 import dev.outboxrelay.relay.polling.ParkedKey;
 import dev.outboxrelay.relay.polling.Retention;
@@ -51,5 +52,12 @@ public abstract class OutboxRelayContract extends RelayContract {
   @Override
   protected void discardParked(DataSource ds, String key) {
     OutboxAdmin.of(ds, table()).discardParked(key, Retention.deleteImmediately());
+  }
+
+  @Override
+  protected List<java.util.UUID> discardedMessages(DataSource ds) {
+    return OutboxAdmin.of(ds, OutboxTable.defaults()).discarded().stream()
+        .map(DiscardedMessage::messageId)
+        .toList();
   }
 }

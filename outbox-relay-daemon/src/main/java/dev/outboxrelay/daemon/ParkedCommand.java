@@ -2,6 +2,7 @@ package dev.outboxrelay.daemon;
 
 import dev.outboxrelay.daemon.config.DaemonConfig;
 import dev.outboxrelay.daemon.config.RelayConfig;
+import dev.outboxrelay.relay.polling.DiscardedMessage;
 import dev.outboxrelay.relay.polling.ParkedKey;
 import dev.outboxrelay.relay.polling.Retention;
 import java.io.PrintWriter;
@@ -13,15 +14,20 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** Parked keys: list them, let one flow again from its parked message, or drop that message. */
+/**
+ * Parked keys: list them, let one flow again from its parked message, or drop that message (a
+ * recorded decision, listed by {@code parked discarded}).
+ */
 @Command(
     name = "parked",
     mixinStandardHelpOptions = true,
-    description = "List parked keys, unpark (replay) one, or discard its parked message.",
+    description =
+        "List parked keys, unpark (replay) one, discard its parked message, or list discards.",
     subcommands = {
       ParkedCommand.ListKeys.class,
       ParkedCommand.Unpark.class,
-      ParkedCommand.Discard.class
+      ParkedCommand.Discard.class,
+      ParkedCommand.ListDiscarded.class
     })
 final class ParkedCommand {
 
@@ -43,6 +49,8 @@ final class ParkedCommand {
               "key=%s message=%s parked_at=%s reason=%s%n",
               k.aggregateId(), k.messageId(), k.parkedAt(), k.reason());
         }
+        out.printf(
+            "%d discarded message(s): parked discarded lists them%n", s.admin.discarded().size());
       }
       out.flush();
       return 0;
@@ -85,20 +93,66 @@ final class ParkedCommand {
     @Option(names = "--key", required = true, description = "The parked aggregate id.")
     String key;
 
+    @Option(
+        names = "--by",
+        description = "Who decides, recorded with the discard. Default: user@host of this process.")
+    String by;
+
     @Override
     public Integer call() {
       DaemonConfig cfg = config.load();
       RelayConfig relay = cfg.relayOrOnly(config.relay);
+      String who = by != null && !by.isBlank() ? by : operator();
       Retention retention =
           relay.keepPublishedFor().map(Retention::keepFor).orElse(Retention.deleteImmediately());
       try (AdminSession s = AdminSession.open(cfg, relay)) {
-        boolean done = s.admin.discardParked(key, retention);
+        boolean done = s.admin.discardParked(key, retention, who);
         spec.commandLine()
             .getOut()
-            .println(done ? "discarded the parked message of " + key : "not parked: " + key);
+            .println(
+                done
+                    ? "discarded the parked message of " + key + " (recorded, by " + who + ")"
+                    : "not parked: " + key);
         spec.commandLine().getOut().flush();
         return done ? 0 : 1;
       }
+    }
+
+    private static String operator() {
+      String host;
+      try {
+        host = java.net.InetAddress.getLocalHost().getHostName();
+      } catch (java.net.UnknownHostException e) {
+        host = "unknown-host";
+      }
+      return System.getProperty("user.name", "unknown") + "@" + host;
+    }
+  }
+
+  @Command(
+      name = "discarded",
+      mixinStandardHelpOptions = true,
+      description = "List the discarded messages: never sent, and reported by verify as discarded.")
+  static final class ListDiscarded implements Callable<Integer> {
+    @Mixin ConfigOption config;
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      DaemonConfig cfg = config.load();
+      RelayConfig relay = cfg.relayOrOnly(config.relay);
+      PrintWriter out = spec.commandLine().getOut();
+      try (AdminSession s = AdminSession.open(cfg, relay)) {
+        List<DiscardedMessage> discarded = s.admin.discarded();
+        out.printf("%d discarded message(s) in relay %s%n", discarded.size(), relay.name());
+        for (DiscardedMessage d : discarded) {
+          out.printf(
+              "message=%s key=%s discarded_at=%s by=%s reason=%s%n",
+              d.messageId(), d.aggregateId(), d.discardedAt(), d.discardedBy(), d.reason());
+        }
+      }
+      out.flush();
+      return 0;
     }
   }
 }

@@ -131,6 +131,7 @@ final class RelayService implements AutoCloseable {
               .dataSource(pool)
               .publisher(publisher)
               .table(config.table())
+              .batchSize(config.batchSize())
               .pollInterval(config.pollInterval())
               .publishTimeout(config.publishTimeout())
               .backoff(config.backoffInitial(), config.backoffMax())

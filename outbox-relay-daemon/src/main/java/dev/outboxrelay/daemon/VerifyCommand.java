@@ -8,6 +8,7 @@ import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.TopicTemplate;
 import dev.outboxrelay.daemon.config.DaemonConfig;
 import dev.outboxrelay.daemon.config.RelayConfig;
+import dev.outboxrelay.relay.polling.DiscardedMessage;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -42,7 +43,9 @@ import picocli.CommandLine.Spec;
  * keep:<duration>}) must be on its Kafka topic, found by the {@code id} header. Reports the missing
  * ones and, with {@code --republish}, publishes them again with the same id through the relay's
  * publisher (idempotent for deduplicating consumers, and a second verify finds nothing missing).
- * Exit code 0 when nothing is missing (or everything missing was republished), 1 otherwise.
+ * Messages an operator discarded ({@code parked discard}) are reported as discarded: they are not
+ * missing and are never republished. Exit code 0 when nothing is missing (or everything missing was
+ * republished), 1 otherwise; discarded messages do not count.
  */
 @Command(
     name = "verify",
@@ -99,18 +102,36 @@ final class VerifyCommand implements Callable<Integer> {
 
     Map<UUID, OutboxMessage> expected = new LinkedHashMap<>();
     Map<String, Set<UUID>> byTopic = new HashMap<>();
+    Map<UUID, DiscardedMessage> decisions = new HashMap<>();
+    List<DiscardedMessage> discarded = new ArrayList<>();
+    long[] rows = {0};
     try (AdminSession s = AdminSession.open(cfg, relay)) {
+      s.admin.discarded().forEach(d -> decisions.put(d.messageId(), d));
       s.admin.publishedBetween(
           since,
           to,
           m -> {
+            rows[0]++;
+            // An operator discarded it: it was never sent on purpose, so it is neither looked
+            // for on the topics nor missing, and --republish never sends it.
+            DiscardedMessage d = decisions.get(m.id());
+            if (d != null) {
+              discarded.add(d);
+              return;
+            }
             expected.put(m.id(), m);
             byTopic.computeIfAbsent(topics.topicFor(m), t -> new HashSet<>()).add(m.id());
           });
     }
     out.printf(
         "verify %s: %d published row(s) created in [%s, %s) on %d topic(s)%n",
-        relay.name(), expected.size(), since, to, byTopic.size());
+        relay.name(), rows[0], since, to, byTopic.size());
+    out.printf("discarded: %d (never sent, by operator decision; not missing)%n", discarded.size());
+    for (DiscardedMessage d : discarded.subList(0, Math.min(discarded.size(), 100))) {
+      out.printf(
+          "discarded id=%s key=%s discarded_at=%s by=%s reason=%s%n",
+          d.messageId(), d.aggregateId(), d.discardedAt(), d.discardedBy(), d.reason());
+    }
     out.flush();
 
     Set<UUID> seen = scan(relay, byTopic.keySet(), since.minus(slack), out);

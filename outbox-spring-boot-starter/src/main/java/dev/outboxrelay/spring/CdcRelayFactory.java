@@ -48,6 +48,7 @@ final class CdcRelayFactory {
             .dataSource(dataSource)
             .publisher(publisher)
             .table(table)
+            .batchSize(p.getBatchSize())
             .publishTimeout(p.getPublishTimeout())
             .backoff(p.getBackoffInitial(), p.getBackoffMax())
             .debeziumProperties(cdc.getDebezium())

@@ -140,6 +140,9 @@ public abstract class RelayContract extends RelayFixture {
     assertThat(received().stream().filter(r -> r.key().equals("poisoned")).map(ReceivedMessage::id))
         .containsExactly(before.id(), after.id());
     assertThat(parkedKeys(dataSource)).isEmpty();
+    assertThat(discardedMessages(dataSource))
+        .as("the discard is recorded")
+        .containsExactly(poison.id());
   }
 
   @Test

@@ -53,6 +53,9 @@ public abstract class RelayFixture {
   /** The operator's fix for a parked key: drop its parked message and let the key flow. */
   protected abstract void discardParked(DataSource ds, String key);
 
+  /** The ids of the messages an operator discarded, as recorded, oldest decision first. */
+  protected abstract List<java.util.UUID> discardedMessages(DataSource ds);
+
   protected abstract void stopBroker();
 
   protected abstract void startBroker();

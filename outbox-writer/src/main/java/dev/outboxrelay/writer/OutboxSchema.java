@@ -23,7 +23,7 @@ import java.util.Map;
 public final class OutboxSchema {
   /** Migrations in order, per dialect folder. */
   static final List<String> MIGRATIONS =
-      List.of("V1__create_outbox.sql", "V2__polling_relay_state.sql");
+      List.of("V1__create_outbox.sql", "V2__polling_relay_state.sql", "V3__discarded.sql");
 
   private OutboxSchema() {}
 
@@ -74,6 +74,7 @@ public final class OutboxSchema {
         "outbox_bucket_index", dialect.quote(table.companionName("bucket_seq")),
         "outbox_lease_table", table.qualifiedCompanion(dialect, "lease"),
         "outbox_parked_table", table.qualifiedCompanion(dialect, "parked"),
+        "outbox_discarded_table", table.qualifiedCompanion(dialect, "discarded"),
         "outbox_relay_table", table.qualifiedCompanion(dialect, "relay"),
         "outbox_notify_function", table.qualifiedCompanion(dialect, "notify"),
         "outbox_notify_trigger", OutboxTable.builder().name(lower).build().companionName("notify"),

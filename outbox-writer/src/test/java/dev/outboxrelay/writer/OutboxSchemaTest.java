@@ -54,6 +54,19 @@ class OutboxSchemaTest {
   }
 
   @Test
+  void discardedMessagesHaveACompanionTableNamedAfterTheOutbox() {
+    OutboxTable table = OutboxTable.builder().schema("app").name("events").build();
+    for (SqlDialect dialect : List.of(SqlDialect.POSTGRESQL, SqlDialect.MARIADB)) {
+      assertThat(OutboxSchema.render(dialect, table, "V3__discarded.sql"))
+          .singleElement()
+          .asString()
+          .startsWith(
+              "CREATE TABLE IF NOT EXISTS " + table.qualifiedCompanion(dialect, "discarded"))
+          .doesNotContain("${");
+    }
+  }
+
+  @Test
   void customColumnsAreRefusedWithTheReason() {
     OutboxTable custom = OutboxTable.builder().column(OutboxColumn.PAYLOAD, "body").build();
     assertThatThrownBy(() -> OutboxSchema.createIfMissing(null, custom))

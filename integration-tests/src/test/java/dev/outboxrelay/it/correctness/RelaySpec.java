@@ -24,6 +24,7 @@ final class RelaySpec {
     settings.put("name", name);
     settings.put("mode", mode);
     settings.put("batch-size", "200");
+    settings.put("in-flight-batches", "2"); // polling only; with batch-size, the duplicates bound
     settings.put("poll-interval", "100ms");
     settings.put("lease-duration", "2s");
     settings.put("publish-timeout", "10s");
@@ -62,6 +63,17 @@ final class RelaySpec {
 
   String name() {
     return settings.get("name");
+  }
+
+  /**
+   * Most messages one kill of this relay can publish again: what it may have sent but not marked.
+   * Polling: a batch per lane in flight; CDC: one batch (see the relays' READMEs).
+   */
+  int duplicatesPerKill() {
+    int batch = Integer.parseInt(settings.get("batch-size"));
+    return "cdc".equals(settings.get("mode"))
+        ? batch
+        : batch * Integer.parseInt(settings.get("in-flight-batches"));
   }
 
   /** The same relay with other settings, e.g. to restart it with a raised limit. */

@@ -29,7 +29,6 @@ import org.slf4j.LoggerFactory;
  */
 final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
   private static final Logger log = LoggerFactory.getLogger(CdcProcessor.class);
-  private static final int DRAIN_BATCH = 500;
 
   private final CdcRelayConfig config;
   private final CdcStore store;
@@ -252,8 +251,8 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
 
   /** Publishes the rows of these sequence numbers still pending, in the order given. */
   private void publishSeqs(long[] seqs) throws InterruptedException {
-    for (int from = 0; from < seqs.length; from += DRAIN_BATCH) {
-      int to = Math.min(seqs.length, from + DRAIN_BATCH);
+    for (int from = 0; from < seqs.length; from += config.batchSize()) {
+      int to = Math.min(seqs.length, from + config.batchSize());
       int attempt = 0;
       List<PendingRow> rows = null;
       while (rows == null) {
@@ -271,7 +270,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private void drain(String key) throws SQLException, InterruptedException {
     holds.draining(key);
     while (running) {
-      List<PendingRow> rows = store.pendingOfKey(key, DRAIN_BATCH);
+      List<PendingRow> rows = store.pendingOfKey(key, config.batchSize());
       if (rows.isEmpty()) {
         holds.drained(key);
         return;

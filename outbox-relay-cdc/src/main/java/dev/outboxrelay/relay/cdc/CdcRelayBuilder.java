@@ -20,6 +20,7 @@ public final class CdcRelayBuilder {
   private Publisher publisher;
   private OutboxTable table = OutboxTable.defaults();
   private Duration keepPublishedFor;
+  private int batchSize = 500;
   private Duration pollInterval = Duration.ofMillis(20);
   private Duration publishTimeout = Duration.ofSeconds(60);
   private Duration backoffInitial = Duration.ofMillis(100);
@@ -80,6 +81,21 @@ public final class CdcRelayBuilder {
     return this;
   }
 
+  /**
+   * Most rows published at once: Debezium's {@code max.batch.size} (its {@code max.queue.size} is
+   * set to {@code max(8192, 4 × batchSize)}) and the chunk of the start-up catch-up and of a
+   * drained key. Rows published but not yet marked when the process dies are published again, so
+   * this is the bound on duplicates per crash. Default: 500 (Debezium's own batch is 2048), 1 to
+   * 10000.
+   */
+  public CdcRelayBuilder batchSize(int batchSize) {
+    if (batchSize < 1 || batchSize > 10_000) {
+      throw new OutboxConfigException("batchSize", batchSize, "must be between 1 and 10000");
+    }
+    this.batchSize = batchSize;
+    return this;
+  }
+
   /** Debezium's {@code poll.interval.ms}. Default: 20 ms (Debezium's own is 500 ms). */
   public CdcRelayBuilder pollInterval(Duration pollInterval) {
     this.pollInterval = positive("pollInterval", pollInterval, Duration.ofMillis(1));
@@ -99,7 +115,11 @@ public final class CdcRelayBuilder {
     return this;
   }
 
-  /** Debezium settings passed through; they override the relay's. */
+  /**
+   * Debezium settings passed through; they override the relay's, except {@code max.batch.size} (set
+   * {@link #batchSize}, which bounds duplicates) and a {@code max.queue.size} not larger than the
+   * batch size, both refused at {@link #build()}.
+   */
   public CdcRelayBuilder debeziumProperties(Map<?, ?> settings) {
     settings.forEach((k, v) -> debezium.setProperty(String.valueOf(k), String.valueOf(v)));
     return this;
@@ -119,6 +139,7 @@ public final class CdcRelayBuilder {
       throw new OutboxConfigException(
           dataSource == null ? "dataSource" : "publisher", null, "is required");
     }
+    checkDebeziumBatching();
     return new CdcRelay(
         new CdcRelayConfig(
             name,
@@ -129,12 +150,33 @@ public final class CdcRelayBuilder {
             publisher,
             table,
             keepPublishedFor,
+            batchSize,
             pollInterval,
             publishTimeout,
             backoffInitial,
             backoffMax,
             debezium,
             listener));
+  }
+
+  private void checkDebeziumBatching() {
+    if (debezium.containsKey("max.batch.size")) {
+      throw new OutboxConfigException(
+          "debeziumProperties.max.batch.size",
+          debezium.getProperty("max.batch.size"),
+          "is set by the relay from batchSize ("
+              + batchSize
+              + "), which bounds duplicates; set"
+              + " batchSize instead");
+    }
+    String queue = debezium.getProperty("max.queue.size");
+    if (queue != null
+        && !(queue.trim().matches("\\d{1,9}") && Integer.parseInt(queue.trim()) > batchSize)) {
+      throw new OutboxConfigException(
+          "debeziumProperties.max.queue.size",
+          queue,
+          "must be a whole number larger than batchSize (" + batchSize + ")");
+    }
   }
 
   private static Duration positive(String key, Duration value, Duration min) {

@@ -19,6 +19,7 @@ record CdcRelayConfig(
     Publisher publisher,
     OutboxTable table,
     Duration keepPublishedFor,
+    int batchSize,
     Duration pollInterval,
     Duration publishTimeout,
     Duration backoffInitial,

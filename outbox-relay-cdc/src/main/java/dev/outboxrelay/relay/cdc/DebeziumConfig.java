@@ -22,6 +22,11 @@ final class DebeziumConfig {
     p.setProperty("database.password", c.password());
     p.setProperty("snapshot.mode", "no_data");
     p.setProperty("poll.interval.ms", String.valueOf(c.pollInterval().toMillis()));
+    // One engine batch is what can be published but not yet marked when the process dies: the
+    // relay's batch size, not Debezium's 2048. The queue must be larger than a batch; it keeps
+    // Debezium's default read-ahead of 8192 events unless the batch asks for more.
+    p.setProperty("max.batch.size", String.valueOf(c.batchSize()));
+    p.setProperty("max.queue.size", String.valueOf(Math.max(8192, 4 * c.batchSize())));
     p.setProperty("offset.flush.interval.ms", "0");
     // Heartbeats bring the first batch soon after start (the table catch-up runs then) and keep a
     // PostgreSQL slot's confirmed position moving while the outbox is idle.

@@ -70,4 +70,42 @@ class CdcConfigTest {
     assertThatThrownBy(() -> CdcRelay.builder().publisher(new InMemoryPublisher()).build())
         .hasMessage("source is required, but was null");
   }
+
+  @Test
+  void theRelaysBatchSizeIsDebeziumsBatchSoItBoundsDuplicates() {
+    Properties defaults =
+        DebeziumConfig.of(
+            config("jdbc:mariadb://db/shop", Map.of()),
+            new CdcSql(OutboxTable.defaults(), SqlDialect.MARIADB, false));
+    assertThat(defaults)
+        .containsEntry("max.batch.size", "500")
+        .containsEntry("max.queue.size", "8192");
+    CdcRelayConfig big =
+        CdcRelay.builder()
+            .source("jdbc:mariadb://db/shop", "cdc", "s3cret")
+            .dataSource(new PGSimpleDataSource())
+            .publisher(new InMemoryPublisher())
+            .batchSize(5000)
+            .build()
+            .config();
+    assertThat(
+            DebeziumConfig.of(big, new CdcSql(OutboxTable.defaults(), SqlDialect.MARIADB, false)))
+        .containsEntry("max.batch.size", "5000")
+        .containsEntry("max.queue.size", "20000");
+  }
+
+  @Test
+  void debeziumBatchingThatWouldBreakTheBoundIsRefused() {
+    assertThatThrownBy(() -> config("jdbc:mariadb://db/shop", Map.of("max.batch.size", "2048")))
+        .isInstanceOf(OutboxConfigException.class)
+        .hasMessageStartingWith(
+            "debeziumProperties.max.batch.size is set by the relay from batchSize (500)");
+    assertThatThrownBy(() -> config("jdbc:mariadb://db/shop", Map.of("max.queue.size", "500")))
+        .hasMessageStartingWith(
+            "debeziumProperties.max.queue.size must be a whole number larger than batchSize (500), but was '500'");
+    assertThat(config("jdbc:mariadb://db/shop", Map.of("max.queue.size", "501")).debezium())
+        .containsEntry("max.queue.size", "501");
+    assertThatThrownBy(() -> CdcRelay.builder().batchSize(0))
+        .hasMessage("batchSize must be between 1 and 10000, but was 0");
+  }
 }

@@ -54,6 +54,7 @@ public final class ConfigLoader {
           "table",
           "create-schema",
           "batch-size",
+          "in-flight-batches",
           "poll-interval",
           "lease-duration",
           "strict-order",

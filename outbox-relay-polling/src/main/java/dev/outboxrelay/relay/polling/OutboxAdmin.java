@@ -95,48 +95,117 @@ public final class OutboxAdmin {
 
   /**
    * Drops the message a key is parked at without sending it (it is deleted from the outbox, or
-   * marked published when rows are kept), then unparks the key.
+   * marked published when rows are kept), records the decision in {@code <table>_discarded} and
+   * unparks the key, in one transaction. Recorded as discarded by the JVM's {@code user.name}.
    */
   public boolean discardParked(String aggregateId, Retention retention) {
+    return discardParked(aggregateId, retention, System.getProperty("user.name", "unknown"));
+  }
+
+  /**
+   * As {@link #discardParked(String, Retention)}, naming who decided (at most 255 characters).
+   * Returns false, changing nothing, if the key is not parked.
+   */
+  public boolean discardParked(String aggregateId, Retention retention, String discardedBy) {
+    if (discardedBy == null || discardedBy.isBlank()) {
+      throw new IllegalArgumentException(
+          "discardedBy must name who decides, but was " + discardedBy);
+    }
+    String by = discardedBy.length() > 255 ? discardedBy.substring(0, 255) : discardedBy;
     return run(
         sql -> {
           try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
-            String drop =
-                retention.keepsRows()
-                    ? "UPDATE "
-                        + sql.outbox
-                        + " SET "
-                        + sql.published()
-                        + " = "
-                        + sql.now()
-                        + " WHERE "
-                    : "DELETE FROM " + sql.outbox + " WHERE ";
-            int dropped =
-                exec(
-                    c,
-                    drop
-                        + sql.col(ID)
-                        + " = (SELECT message_id FROM "
-                        + sql.parked
-                        + " WHERE aggregateid = ?)",
-                    aggregateId);
-            int unparked =
-                exec(c, "DELETE FROM " + sql.parked + " WHERE aggregateid = ?", aggregateId);
-            c.commit();
-            log.warn(
-                "Discarded the parked message of key {} ({} row) and unparked it",
-                aggregateId,
-                dropped);
-            return unparked == 1;
+            try {
+              boolean done = discard(c, sql, aggregateId, retention, by);
+              c.commit();
+              return done;
+            } catch (SQLException | RuntimeException e) {
+              c.rollback();
+              throw e;
+            }
           }
+        });
+  }
+
+  private boolean discard(
+      Connection c, RelaySql sql, String aggregateId, Retention retention, String by)
+      throws SQLException {
+    String messageId;
+    String reason;
+    // Locks the parked row: a concurrent unpark or discard of the key waits, then finds nothing.
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT message_id, reason FROM " + sql.parked + " WHERE aggregateid = ? FOR UPDATE")) {
+      ps.setString(1, aggregateId);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return false;
+        }
+        messageId = rs.getString(1);
+        reason = rs.getString(2);
+      }
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO "
+                + discardedTable(sql)
+                + " (message_id, aggregateid, reason, discarded_by) VALUES (?, ?, ?, ?)")) {
+      sql.setId(ps, 1, UUID.fromString(messageId));
+      ps.setString(2, aggregateId);
+      ps.setString(3, reason);
+      ps.setString(4, by);
+      ps.executeUpdate();
+    }
+    String drop =
+        retention.keepsRows()
+            ? "UPDATE " + sql.outbox + " SET " + sql.published() + " = " + sql.now() + " WHERE "
+            : "DELETE FROM " + sql.outbox + " WHERE ";
+    int dropped;
+    try (PreparedStatement ps = c.prepareStatement(drop + sql.col(ID) + " = ?")) {
+      sql.setId(ps, 1, UUID.fromString(messageId));
+      dropped = ps.executeUpdate();
+    }
+    exec(c, "DELETE FROM " + sql.parked + " WHERE aggregateid = ?", aggregateId);
+    log.warn(
+        "Discarded message {} of key {} ({} row) by {}, recorded, and unparked the key",
+        messageId,
+        aggregateId,
+        dropped,
+        by);
+    return true;
+  }
+
+  /** Every discarded message, oldest decision first. */
+  public List<DiscardedMessage> discarded() {
+    return run(
+        sql -> {
+          List<DiscardedMessage> out = new ArrayList<>();
+          try (Connection c = dataSource.getConnection();
+              PreparedStatement ps =
+                  c.prepareStatement(
+                      "SELECT message_id, aggregateid, reason, discarded_by, discarded_at FROM "
+                          + discardedTable(sql)
+                          + " ORDER BY discarded_at, message_id");
+              ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              out.add(
+                  new DiscardedMessage(
+                      UUID.fromString(rs.getString(1)),
+                      rs.getString(2),
+                      rs.getString(3),
+                      rs.getString(4),
+                      rs.getTimestamp(5).toInstant()));
+            }
+          }
+          return out;
         });
   }
 
   /**
    * Publishes a kept message again (retention {@code keepFor}); it goes out before the key's
    * pending messages, so per-key order of first deliveries is kept. Returns false if the row is
-   * gone.
+   * gone or the message was discarded (a discard is a decision, never undone by a replay).
    */
   public boolean replay(UUID messageId) {
     return run(
@@ -150,7 +219,8 @@ public final class OutboxAdmin {
                           + sql.published()
                           + " = NULL WHERE "
                           + sql.col(ID)
-                          + " = ?")) {
+                          + " = ?"
+                          + notDiscarded(sql))) {
             sql.setId(ps, 1, messageId);
             return ps.executeUpdate() == 1;
           }
@@ -158,8 +228,8 @@ public final class OutboxAdmin {
   }
 
   /**
-   * Publishes every kept message of one key again, in order (retention {@code keepFor}). Returns
-   * how many rows were reset to pending.
+   * Publishes every kept message of one key again, in order (retention {@code keepFor}), except
+   * discarded ones. Returns how many rows were reset to pending.
    */
   public int replayKey(String aggregateId) {
     return run(
@@ -175,7 +245,8 @@ public final class OutboxAdmin {
                     + sql.col(AGGREGATE_ID)
                     + " = ? AND "
                     + sql.published()
-                    + " IS NOT NULL",
+                    + " IS NOT NULL"
+                    + notDiscarded(sql),
                 aggregateId);
           }
         });
@@ -183,7 +254,8 @@ public final class OutboxAdmin {
 
   /**
    * Publishes every kept message created at or after {@code since} again, per key in order
-   * (retention {@code keepFor}). Returns how many rows were reset to pending.
+   * (retention {@code keepFor}), except discarded ones. Returns how many rows were reset to
+   * pending.
    */
   public int replaySince(Instant since) {
     return run(
@@ -199,7 +271,8 @@ public final class OutboxAdmin {
                           + sql.col(CREATED_AT)
                           + " >= ? AND "
                           + sql.published()
-                          + " IS NOT NULL")) {
+                          + " IS NOT NULL"
+                          + notDiscarded(sql))) {
             ps.setTimestamp(1, Timestamp.from(since));
             return ps.executeUpdate();
           }
@@ -317,6 +390,14 @@ public final class OutboxAdmin {
             return rs.getLong(1);
           }
         });
+  }
+
+  private String discardedTable(RelaySql sql) {
+    return table.qualifiedCompanion(sql.dialect, "discarded");
+  }
+
+  private String notDiscarded(RelaySql sql) {
+    return " AND " + sql.col(ID) + " NOT IN (SELECT message_id FROM " + discardedTable(sql) + ")";
   }
 
   private static int exec(Connection c, String statement, String key) throws SQLException {
