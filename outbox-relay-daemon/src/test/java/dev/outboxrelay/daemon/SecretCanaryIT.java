@@ -158,8 +158,11 @@ class SecretCanaryIT {
     env = new HashMap<>(DEBUG);
     env.put(
         "OUTBOX_RELAYS_0_DATABASE_URL", "jdbc:postgresql://127.0.0.1:1/x?password=" + URL_CANARY);
-    assertThat(cli(2, env, "run", "--config", config.toString()))
-        .contains("relays[0].database.url jdbc:postgresql://127.0.0.1:1/x?password=******")
+    // A database that does not answer is retried until startup-timeout, then exit 4 (unavailable).
+    env.put("OUTBOX_STARTUP_TIMEOUT", "1s");
+    assertThat(cli(4, env, "run", "--config", config.toString()))
+        .contains("Unavailable: relays[0].database.url")
+        .contains("jdbc:postgresql://127.0.0.1:1/x?password=******")
         .contains("is not reachable");
     // RocketMQ client settings: the settings dump masks secretKey; a misspelled one is named only.
     Path rocketmq = dir.resolve("rocketmq.yaml");
