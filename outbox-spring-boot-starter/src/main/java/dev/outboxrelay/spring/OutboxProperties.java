@@ -112,6 +112,20 @@ public class OutboxProperties implements Validator {
     /** Largest payload accepted, in bytes; keep it at or below the broker's limit. */
     private int maxPayloadBytes = 1048576;
 
+    /**
+     * Serialize same-key writers from save to commit so seq follows commit order per key (the
+     * consumer high-water mark relies on it); see Outbox.builder().keyOrder.
+     */
+    private boolean keyOrder = true;
+
+    public boolean isKeyOrder() {
+      return keyOrder;
+    }
+
+    public void setKeyOrder(boolean keyOrder) {
+      this.keyOrder = keyOrder;
+    }
+
     public boolean isRequireTransaction() {
       return requireTransaction;
     }
