@@ -25,9 +25,20 @@ final class Inversions {
 
   private Inversions() {}
 
-  /** Runs the rounds over two keys; returns the ids of every committed message. */
-  static List<String> run(DataSource ds, Outbox writer, boolean keyOrder) throws Exception {
+  /**
+   * Runs the rounds over two keys; returns the ids of every committed message. Without key order
+   * and with {@code secondFirst}, T1 commits only once T2's message was applied, so a relay that
+   * publishes in commit order certainly delivers the inversion ({@code [seq n+1, seq n]}).
+   */
+  static List<String> run(DataSource ds, Outbox writer, boolean keyOrder, boolean secondFirst)
+      throws Exception {
     List<String> committed = new ArrayList<>();
+    // The relay is live (a CDC relay may still be starting, e.g. its catch-up of the table) before
+    // T1 holds a row open: the inversion is then judged on the running stream.
+    OutboxMessage warmUp = message("warm-up");
+    save(ds, writer, warmUp);
+    committed.add(warmUp.id().toString());
+    await().atMost(Duration.ofSeconds(60)).until(() -> effects(ds).contains(committed.get(0)));
     for (int round = 0; round < ROUNDS; round++) {
       String key = "k-" + (round % 2);
       OutboxMessage first = message(key);
@@ -44,6 +55,10 @@ final class Inversions {
               .until(() -> !t2.isDone());
         } else {
           t2.get(); // T2, inserted second, commits first: the inversion
+          if (secondFirst) {
+            String id = second.id().toString();
+            await().atMost(Duration.ofSeconds(30)).until(() -> effects(ds).contains(id));
+          }
         }
         t1.commit();
         t2.get();

@@ -18,6 +18,11 @@ class PollingMariaDbHighWaterMarkIT extends KafkaHighWaterMarkContract {
   }
 
   @Override
+  boolean appliesSecondBeforeFirstCommits() {
+    return true;
+  }
+
+  @Override
   RelayHandle startRelay(DataSource ds, Publisher publisher) {
     return Relays.polling("hwm", ds, publisher);
   }

@@ -28,6 +28,11 @@ class RocketMqOrderlyHighWaterMarkIT extends HighWaterMarkContract {
   }
 
   @Override
+  boolean appliesSecondBeforeFirstCommits() {
+    return true;
+  }
+
+  @Override
   void startRelayAndConsumer(Dedup dedup) throws Exception {
     String prefix = "hwm-" + UUID.randomUUID().toString().substring(0, 8) + "-";
     ROCKETMQ.server().createTopic(prefix + "order", 4);
