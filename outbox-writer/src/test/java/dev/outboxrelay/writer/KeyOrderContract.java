@@ -21,6 +21,10 @@ abstract class KeyOrderContract extends WriterFixture {
     OutboxMessage first = message("k");
     OutboxMessage second = message("k");
     OutboxMessage other = message("other");
+    // The key's lock exists already (MySQL: its slot row), so T1's lock changes nothing: the
+    // exclusive row lock of INSERT ... ON DUPLICATE KEY UPDATE must still hold until T1 commits.
+    OutboxMessage earlier = message("k");
+    saveAndCommit(outbox, earlier);
     try (Connection t1 = begin()) {
       outbox.save(t1, first);
       CompletableFuture<Void> t2 = CompletableFuture.runAsync(() -> saveAndCommit(outbox, second));
@@ -34,6 +38,7 @@ abstract class KeyOrderContract extends WriterFixture {
       t2.get();
     }
     Map<java.util.UUID, Long> seq = seqById();
+    assertThat(seq.get(earlier.id())).isLessThan(seq.get(first.id()));
     assertThat(seq.get(first.id())).isLessThan(seq.get(other.id()));
     // Drawn after T1 committed, hence after 'other': the lock is taken before the identity.
     assertThat(seq.get(second.id())).isGreaterThan(seq.get(other.id()));
