@@ -5,6 +5,7 @@ import dev.outboxrelay.dedup.internal.Backoff;
 import dev.outboxrelay.dedup.internal.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +32,7 @@ public final class Dedup {
   private final int maxAttempts;
   private final Backoff backoff;
   private final DedupListener listener;
+  private final AtomicBoolean warnedUnordered = new AtomicBoolean();
 
   Dedup(DedupBuilder b) {
     this.store = b.store;
@@ -54,7 +56,10 @@ public final class Dedup {
    */
   public <M> DedupHandler<M> decorate(
       Function<? super M, MessageIdentity> identity, DedupHandler<M> handler) {
-    return (connection, message) -> apply(connection, message, identity.apply(message), handler);
+    return (connection, message) -> {
+      MessageIdentity id = identity.apply(message);
+      reportUnordered(id, apply(connection, message, id, handler));
+    };
   }
 
   /**
@@ -75,6 +80,7 @@ public final class Dedup {
                 (attempt, e) -> retrying(id, attempt, e),
                 c -> apply(c, message, id, handler));
         LOG.debug("{} - Message {} {}", group, id.id(), outcome);
+        reportUnordered(id, outcome);
         listener.onOutcome(group, id, outcome);
         return outcome;
       } catch (OutboxException e) {
@@ -90,7 +96,7 @@ public final class Dedup {
       return Outcome.DUPLICATE;
     }
     if (highWaterMark
-        && id.hasSequence()
+        && id.markApplies()
         && !store.sql(c).advance(c, group, id.key(), id.sequence())) {
       return Outcome.STALE;
     }
@@ -100,6 +106,27 @@ public final class Dedup {
       throw new DedupHandlerException(id.id(), e);
     }
     return Outcome.PROCESSED;
+  }
+
+  /**
+   * A message whose seq is not promised key-ordered is never STALE (the mark would drop it when
+   * transactions on its key committed in the inverse order of their inserts): count it, warn once.
+   */
+  private void reportUnordered(MessageIdentity id, Outcome outcome) {
+    if (!highWaterMark || outcome != Outcome.PROCESSED || !id.hasSequence() || id.keyOrdered()) {
+      return;
+    }
+    if (warnedUnordered.compareAndSet(false, true)) {
+      LOG.warn(
+          "{} - Message {} has a seq but no 'seq-order: key' header: its seq may not follow commit"
+              + " order per key, so the high-water mark neither skips nor advances on it; it is"
+              + " deduped by id only. Cause: a writer built with keyOrder(false) (Spring:"
+              + " outbox.writer.key-order=false) or a source without the promise. Logged once per"
+              + " group; DedupListener.onUnorderedSequence counts each such message.",
+          group,
+          id.id());
+    }
+    listener.onUnorderedSequence(group, id);
   }
 
   private void retrying(MessageIdentity id, int attempt, Exception e) {

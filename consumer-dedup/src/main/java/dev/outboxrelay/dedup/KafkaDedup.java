@@ -7,8 +7,8 @@ import org.apache.kafka.common.header.Header;
 
 /**
  * Dedup for Kafka records: the id comes from the {@code id} header, the key from the record key
- * (the {@code aggregateid}), the sequence from the {@code seq} header. Needs kafka-clients on the
- * classpath.
+ * (the {@code aggregateid}), the sequence from the {@code seq} header, the key-order promise from
+ * the {@code seq-order} header (see {@link MessageIdentity}). Needs kafka-clients on the classpath.
  */
 public final class KafkaDedup {
   private KafkaDedup() {}
@@ -28,7 +28,8 @@ public final class KafkaDedup {
     return new MessageIdentity(
         header(record, MessageContract.HEADER_ID),
         key,
-        MessageIdentity.parseSequence(header(record, MessageContract.HEADER_SEQUENCE)));
+        MessageIdentity.parseSequence(header(record, MessageContract.HEADER_SEQUENCE)),
+        MessageIdentity.parseKeyOrdered(header(record, MessageContract.HEADER_SEQUENCE_ORDER)));
   }
 
   /**

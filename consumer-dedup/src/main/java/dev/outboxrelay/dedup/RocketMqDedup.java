@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * database transaction, and a message is acknowledged only after that transaction committed. The id
  * comes from the {@code id} user property, the key from the {@code aggregateid} user property (the
  * RocketMQ message's {@code keys} hold the message id, as the RocketMQ publisher sends it), the
- * sequence from the {@code seq} user property. Needs rocketmq-client on the classpath. Listeners
- * are thread-safe.
+ * sequence from the {@code seq} user property, the key-order promise from the {@code seq-order}
+ * user property. Needs rocketmq-client on the classpath. Listeners are thread-safe.
  */
 public final class RocketMqDedup {
   private static final Logger LOG = LoggerFactory.getLogger(RocketMqDedup.class);
@@ -37,7 +37,9 @@ public final class RocketMqDedup {
     return new MessageIdentity(
         message.getUserProperty(MessageContract.HEADER_ID),
         message.getUserProperty(AGGREGATE_ID_PROPERTY),
-        MessageIdentity.parseSequence(message.getUserProperty(MessageContract.HEADER_SEQUENCE)));
+        MessageIdentity.parseSequence(message.getUserProperty(MessageContract.HEADER_SEQUENCE)),
+        MessageIdentity.parseKeyOrdered(
+            message.getUserProperty(MessageContract.HEADER_SEQUENCE_ORDER)));
   }
 
   /**

@@ -117,5 +117,10 @@ class ConfigValidationTest {
         .isInstanceOf(InvalidMessageException.class);
     assertThat(MessageIdentity.parseSequence(" 42 ")).isEqualTo(42L);
     assertThat(new MessageIdentity("id", "k", null).hasSequence()).isFalse();
+    assertThat(new MessageIdentity("id", "k", 3L).markApplies()).isFalse();
+    assertThat(new MessageIdentity("id", "k", 3L, true).markApplies()).isTrue();
+    assertThat(MessageIdentity.parseKeyOrdered("key")).isTrue();
+    assertThat(MessageIdentity.parseKeyOrdered(null)).isFalse();
+    assertThat(MessageIdentity.parseKeyOrdered("Key")).isFalse();
   }
 }

@@ -64,6 +64,7 @@ abstract class KafkaFixture extends DbFixture {
     ProducerRecord<String, String> r = new ProducerRecord<>(topic, key, "{\"id\":\"" + id + "\"}");
     r.headers().add("id", id.getBytes(UTF_8));
     r.headers().add("seq", Long.toString(++seq).getBytes(UTF_8));
+    r.headers().add("seq-order", "key".getBytes(UTF_8));
     producer.send(r);
   }
 

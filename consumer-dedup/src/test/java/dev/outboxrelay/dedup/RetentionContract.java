@@ -16,21 +16,48 @@ abstract class RetentionContract extends DbFixture {
   void highWaterMarkRejectsAnOlderSequenceOfTheKey() throws Exception {
     MessageHandler<MessageIdentity> handler = withMark("billing");
 
-    assertThat(handler.handle(new MessageIdentity(newId(), "order-1", 5L)))
-        .isEqualTo(Outcome.PROCESSED);
-    assertThat(handler.handle(new MessageIdentity(newId(), "order-1", 3L)))
-        .isEqualTo(Outcome.STALE);
-    assertThat(handler.handle(new MessageIdentity(newId(), "order-1", 5L)))
-        .isEqualTo(Outcome.STALE);
-    assertThat(handler.handle(new MessageIdentity(newId(), "order-2", 1L)))
-        .isEqualTo(Outcome.PROCESSED);
-    assertThat(handler.handle(new MessageIdentity(newId(), "order-1", 7L)))
-        .isEqualTo(Outcome.PROCESSED);
+    assertThat(handler.handle(ordered("order-1", 5L))).isEqualTo(Outcome.PROCESSED);
+    assertThat(handler.handle(ordered("order-1", 3L))).isEqualTo(Outcome.STALE);
+    assertThat(handler.handle(ordered("order-1", 5L))).isEqualTo(Outcome.STALE);
+    assertThat(handler.handle(ordered("order-2", 1L))).isEqualTo(Outcome.PROCESSED);
+    assertThat(handler.handle(ordered("order-1", 7L))).isEqualTo(Outcome.PROCESSED);
     assertThat(handler.handle(MessageIdentity.of(newId()))).isEqualTo(Outcome.PROCESSED);
 
     assertThat(effects()).isEqualTo(4);
     assertThat(store.highWaterMark("billing", "order-1")).hasValue(7);
     assertThat(store.highWaterMark("shipping", "order-1")).isEmpty();
+  }
+
+  @Test
+  void aSequenceWithoutTheKeyOrderPromiseIsNeverStaleAndIsCounted() throws Exception {
+    List<MessageIdentity> counted = new java.util.concurrent.CopyOnWriteArrayList<>();
+    MessageHandler<MessageIdentity> handler =
+        Dedup.builder()
+            .store(store)
+            .group("billing")
+            .highWaterMark(true)
+            .listener(
+                new DedupListener() {
+                  @Override
+                  public void onUnorderedSequence(String group, MessageIdentity message) {
+                    counted.add(message);
+                  }
+                })
+            .build()
+            .transactional(Function.identity(), effect());
+    MessageIdentity late = new MessageIdentity(newId(), "order-1", 3L);
+
+    assertThat(handler.handle(ordered("order-1", 5L))).isEqualTo(Outcome.PROCESSED);
+    // Committed after seq 5 by a writer without key order: processed, and the mark stays at 5.
+    assertThat(handler.handle(late)).isEqualTo(Outcome.PROCESSED);
+    assertThat(handler.handle(new MessageIdentity(newId(), "order-1", 9L)))
+        .isEqualTo(Outcome.PROCESSED);
+    assertThat(handler.handle(late)).isEqualTo(Outcome.DUPLICATE);
+    assertThat(handler.handle(ordered("order-1", 7L))).isEqualTo(Outcome.PROCESSED);
+
+    assertThat(effects()).isEqualTo(4);
+    assertThat(store.highWaterMark("billing", "order-1")).hasValue(7);
+    assertThat(counted).extracting(MessageIdentity::sequence).containsExactly(3L, 9L);
   }
 
   @Test
@@ -57,7 +84,7 @@ abstract class RetentionContract extends DbFixture {
 
   @Test
   void afterPurgeOnlyTheHighWaterMarkStopsAReplay() throws Exception {
-    MessageIdentity message = new MessageIdentity(newId(), "order-1", 5L);
+    MessageIdentity message = ordered("order-1", 5L);
     MessageHandler<MessageIdentity> marked = withMark("with-mark");
     MessageHandler<MessageIdentity> plain =
         dedup("without-mark").transactional(Function.identity(), effect());
@@ -70,6 +97,10 @@ abstract class RetentionContract extends DbFixture {
     assertThat(plain.handle(message)).isEqualTo(Outcome.PROCESSED);
     assertThat(marked.handle(message)).isEqualTo(Outcome.STALE);
     assertThat(effects(message.id())).isEqualTo(3);
+  }
+
+  private MessageIdentity ordered(String key, long seq) {
+    return new MessageIdentity(newId(), key, seq, true);
   }
 
   private MessageHandler<MessageIdentity> withMark(String group) {

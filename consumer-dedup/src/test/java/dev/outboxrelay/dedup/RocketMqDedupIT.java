@@ -143,13 +143,15 @@ class RocketMqDedupIT extends DbFixture {
   }
 
   /**
-   * As the RocketMQ publisher sends: keys = id, user properties id, aggregateid, seq; queue by key.
+   * As the RocketMQ publisher sends: keys = id, user properties id, aggregateid, seq, seq-order;
+   * queue by key.
    */
   private void send(String key, String id, long sequence) throws Exception {
     Message m = new Message(topic, "OrderChanged", id, ("{\"id\":\"" + id + "\"}").getBytes(UTF_8));
     m.putUserProperty("id", id);
     m.putUserProperty("aggregateid", key);
     m.putUserProperty("seq", Long.toString(sequence));
+    m.putUserProperty("seq-order", "key"); // as written by a writer with key order on
     producer.send(
         m, (queues, msg, arg) -> queues.get(Math.floorMod(arg.hashCode(), queues.size())), key);
   }

@@ -56,7 +56,7 @@ public abstract class OutboxRelayContract extends RelayContract {
 
   @Override
   protected List<java.util.UUID> discardedMessages(DataSource ds) {
-    return OutboxAdmin.of(ds, OutboxTable.defaults()).discarded().stream()
+    return OutboxAdmin.of(ds, table()).discarded().stream()
         .map(DiscardedMessage::messageId)
         .toList();
   }

@@ -18,10 +18,25 @@ public final class MessageContract {
   public static final String HEADER_AGGREGATE_TYPE = "aggregatetype";
 
   /**
-   * The message's database sequence ({@code seq}, decimal text): increasing in insertion order, so
-   * per key too. Consumers may keep a per-key high-water mark on it.
+   * The message's database sequence ({@code seq}, decimal text): increasing in insertion order.
+   * Commit order may differ from insertion order, so a consumer may keep a per-key high-water mark
+   * on it only for messages that carry {@link #HEADER_SEQUENCE_ORDER}.
    */
   public static final String HEADER_SEQUENCE = "seq";
+
+  /**
+   * Set to {@link #SEQUENCE_ORDER_KEY} by a writer built with key order on (the default): the
+   * message's {@code seq} increases in commit order per key, whichever relay publishes it, so a
+   * consumer's per-key high-water mark may skip a message whose {@code seq} is at or below the
+   * mark. Written by the writer into the row's headers column and published as a user header, so
+   * every relay (and Debezium's Event Router, where it passes the headers column on) carries it; a
+   * message without it is deduped by id only. The writer sets it (key order on) or removes it
+   * (off), whatever the message's own headers say.
+   */
+  public static final String HEADER_SEQUENCE_ORDER = "seq-order";
+
+  /** The value of {@link #HEADER_SEQUENCE_ORDER}: {@code seq} is commit-ordered per key. */
+  public static final String SEQUENCE_ORDER_KEY = "key";
 
   /** The W3C trace context, when the message has one. */
   public static final String HEADER_TRACEPARENT = "traceparent";

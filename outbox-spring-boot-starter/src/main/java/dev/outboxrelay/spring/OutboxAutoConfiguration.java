@@ -59,6 +59,7 @@ public class OutboxAutoConfiguration {
             .table(table(p))
             .maxPayloadBytes(p.getWriter().getMaxPayloadBytes())
             .requireTransaction(p.getWriter().isRequireTransaction())
+            .keyOrder(p.getWriter().isKeyOrder())
             .build();
     return new SpringOutbox(writer, dataSource, p.getWriter().isRequireTransaction());
   }

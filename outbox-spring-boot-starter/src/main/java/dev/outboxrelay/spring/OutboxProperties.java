@@ -116,6 +116,20 @@ public class OutboxProperties implements Validator {
      */
     private int maxPayloadBytes = OutboxBuilder.DEFAULT_MAX_PAYLOAD_BYTES;
 
+    /**
+     * Serialize same-key writers from save to commit so seq follows commit order per key (the
+     * consumer high-water mark relies on it); see Outbox.builder().keyOrder.
+     */
+    private boolean keyOrder = true;
+
+    public boolean isKeyOrder() {
+      return keyOrder;
+    }
+
+    public void setKeyOrder(boolean keyOrder) {
+      this.keyOrder = keyOrder;
+    }
+
     public boolean isRequireTransaction() {
       return requireTransaction;
     }

@@ -9,6 +9,7 @@ import static dev.outboxrelay.core.OutboxColumn.TRACEPARENT;
 import static dev.outboxrelay.core.OutboxColumn.TYPE;
 
 import dev.outboxrelay.core.InvalidMessageException;
+import dev.outboxrelay.core.MessageContract;
 import dev.outboxrelay.core.MessageLimits;
 import dev.outboxrelay.core.OutboxDatabaseException;
 import dev.outboxrelay.core.OutboxException;
@@ -21,6 +22,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -35,6 +37,7 @@ final class JdbcOutbox implements Outbox {
   private final SqlDialect fixedDialect;
   private final int maxPayloadBytes;
   private final boolean requireTransaction;
+  private final KeyLocks keyLocks;
   private final Map<SqlDialect, String> insertSql = new EnumMap<>(SqlDialect.class);
 
   JdbcOutbox(OutboxBuilder b) {
@@ -42,6 +45,7 @@ final class JdbcOutbox implements Outbox {
     this.fixedDialect = b.dialect;
     this.maxPayloadBytes = b.maxPayloadBytes;
     this.requireTransaction = b.requireTransaction;
+    this.keyLocks = b.keyOrder ? new KeyLocks(table) : null;
     for (SqlDialect d : SqlDialect.values()) {
       insertSql.put(d, insertSql(d));
     }
@@ -91,23 +95,45 @@ final class JdbcOutbox implements Outbox {
 
   private void insert(Connection c, SqlDialect dialect, Collection<OutboxMessage> messages)
       throws SQLException {
+    if (keyLocks != null) {
+      keyLocks.lockAll(c, dialect, messages);
+    }
+    // PostgreSQL with key order: the lock is the statement's first parameter (the key).
+    int p = keyLocks != null && dialect == SqlDialect.POSTGRESQL ? 1 : 0;
     try (PreparedStatement ps = c.prepareStatement(insertSql.get(dialect))) {
       for (OutboxMessage m : messages) {
-        if (dialect.nativeUuid()) {
-          ps.setObject(1, m.id());
-        } else {
-          ps.setString(1, m.id().toString());
+        if (p == 1) {
+          ps.setString(1, m.aggregateId());
         }
-        ps.setString(2, m.aggregateType());
-        ps.setString(3, m.aggregateId());
-        ps.setString(4, m.type());
-        ps.setBytes(5, m.payload());
-        ps.setString(6, HeadersJson.encode(m.headers()));
-        ps.setString(7, m.traceparent().orElse(null));
+        if (dialect.nativeUuid()) {
+          ps.setObject(p + 1, m.id());
+        } else {
+          ps.setString(p + 1, m.id().toString());
+        }
+        ps.setString(p + 2, m.aggregateType());
+        ps.setString(p + 3, m.aggregateId());
+        ps.setString(p + 4, m.type());
+        ps.setBytes(p + 5, m.payload());
+        ps.setString(p + 6, HeadersJson.encode(headers(m)));
+        ps.setString(p + 7, m.traceparent().orElse(null));
         ps.addBatch();
       }
       ps.executeBatch();
     }
+  }
+
+  /**
+   * The row's headers: the order marker set with key order, removed without (a message copied from
+   * another row must not promise an order this writer does not keep).
+   */
+  private Map<String, String> headers(OutboxMessage m) {
+    Map<String, String> h = new LinkedHashMap<>(m.headers());
+    if (keyLocks == null) {
+      h.remove(MessageContract.HEADER_SEQUENCE_ORDER);
+    } else {
+      h.put(MessageContract.HEADER_SEQUENCE_ORDER, MessageContract.SEQUENCE_ORDER_KEY);
+    }
+    return h;
   }
 
   private String insertSql(SqlDialect d) {
@@ -115,6 +141,9 @@ final class JdbcOutbox implements Outbox {
         Stream.of(ID, AGGREGATE_TYPE, AGGREGATE_ID, TYPE, PAYLOAD, HEADERS, TRACEPARENT)
             .map(c -> table.quoted(d, c))
             .collect(Collectors.joining(", "));
+    if (keyLocks != null && d == SqlDialect.POSTGRESQL) {
+      return keyLocks.lockingInsert(columns, 7);
+    }
     return "INSERT INTO "
         + table.qualifiedName(d)
         + " ("

@@ -43,6 +43,9 @@ public interface Outbox {
   /**
    * Inserts the messages in one JDBC batch, in iteration order (their sequence follows it). All
    * messages are validated before any SQL runs. Never commits, rolls back or closes the connection.
+   * With {@link OutboxBuilder#keyOrder(boolean) key order} (the default) it first locks every key
+   * of the batch, in a fixed order, until the caller's transaction ends: another transaction saving
+   * one of these keys waits here until then.
    */
   void saveAll(Connection connection, Collection<OutboxMessage> messages);
 

@@ -18,6 +18,7 @@ public final class OutboxBuilder {
   SqlDialect dialect;
   int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
   boolean requireTransaction = true;
+  boolean keyOrder = true;
 
   OutboxBuilder() {}
 
@@ -55,6 +56,23 @@ public final class OutboxBuilder {
    */
   public OutboxBuilder requireTransaction(boolean requireTransaction) {
     this.requireTransaction = requireTransaction;
+    return this;
+  }
+
+  /**
+   * Key order: before inserting, {@code save} takes a lock on the message's aggregateid that is
+   * held until the caller's transaction ends, so transactions writing the same key serialize from
+   * their {@code save} to their commit. Then a key's {@code seq} increases in commit order for
+   * every relay, and the writer stamps each row with the {@code seq-order: key} header ({@link
+   * dev.outboxrelay.core.MessageContract#HEADER_SEQUENCE_ORDER}) that lets a consumer's high-water
+   * mark skip older messages safely. Cost: same-key writers wait for each other; a transaction that
+   * saves several keys in separate calls, in an order another transaction reverses, can deadlock
+   * (the database aborts one; save them in one {@code saveAll}, which locks in a fixed order). On
+   * MySQL/MariaDB it needs the {@code <table>_key_lock} table ({@link OutboxSchema}). Off: no lock,
+   * no header; consumers dedup those messages by id only. Default: {@code true}.
+   */
+  public OutboxBuilder keyOrder(boolean keyOrder) {
+    this.keyOrder = keyOrder;
     return this;
   }
 

@@ -16,14 +16,18 @@ import java.util.Map;
 
 /**
  * The outbox table's DDL. The same scripts are resources with Flyway-compatible names under {@code
- * db/outbox/<postgresql|mysql>/} with the placeholders {@code outbox_table} and {@code
- * outbox_bucket_index}; {@link #createIfMissing} runs them directly for applications without a
- * migration tool.
+ * db/outbox/<postgresql|mysql>/} with the placeholders of {@link #placeholders}; {@link
+ * #createIfMissing} runs them directly for applications without a migration tool. On MySQL and
+ * MariaDB they include the writer's key-lock table {@code <table>_key_lock} ({@code
+ * V4__writer_key_lock.sql}), needed by a writer with {@link OutboxBuilder#keyOrder(boolean)} on.
  */
 public final class OutboxSchema {
-  /** Migrations in order, per dialect folder. */
+  /** Migrations in order, common to every dialect folder. */
   static final List<String> MIGRATIONS =
       List.of("V1__create_outbox.sql", "V2__polling_relay_state.sql", "V3__discarded.sql");
+
+  /** The writer's key-lock table; only MySQL/MariaDB need one (PostgreSQL has advisory locks). */
+  static final String KEY_LOCK_MIGRATION = "V4__writer_key_lock.sql";
 
   private OutboxSchema() {}
 
@@ -33,8 +37,9 @@ public final class OutboxSchema {
   }
 
   /**
-   * Creates the table and its index when absent; safe to call repeatedly. Runs on the given
-   * connection and leaves its transaction state to the caller (DDL auto-commits on MySQL).
+   * Creates the table, its index, the relay-state tables and (MySQL/MariaDB) the key-lock table
+   * when absent; safe to call repeatedly. Runs on the given connection and leaves its transaction
+   * state to the caller (DDL auto-commits on MySQL).
    *
    * @throws OutboxConfigException if the table has custom column names (create it yourself)
    */
@@ -45,7 +50,7 @@ public final class OutboxSchema {
     }
     SqlDialect dialect = SqlDialect.of(connection);
     try (Statement st = connection.createStatement()) {
-      for (String migration : MIGRATIONS) {
+      for (String migration : migrations(dialect)) {
         for (String sql : render(dialect, table, migration)) {
           st.execute(sql);
         }
@@ -53,6 +58,16 @@ public final class OutboxSchema {
     } catch (SQLException e) {
       throw new OutboxDatabaseException("Could not create outbox table " + table, e);
     }
+  }
+
+  /** The migrations of a dialect's folder, in order. */
+  static List<String> migrations(SqlDialect dialect) {
+    if (dialect == SqlDialect.POSTGRESQL) {
+      return MIGRATIONS;
+    }
+    List<String> all = new java.util.ArrayList<>(MIGRATIONS);
+    all.add(KEY_LOCK_MIGRATION);
+    return all;
   }
 
   /** The statements of one migration, placeholders replaced. */
@@ -76,6 +91,7 @@ public final class OutboxSchema {
         "outbox_parked_table", table.qualifiedCompanion(dialect, "parked"),
         "outbox_discarded_table", table.qualifiedCompanion(dialect, "discarded"),
         "outbox_relay_table", table.qualifiedCompanion(dialect, "relay"),
+        "outbox_key_lock_table", table.qualifiedCompanion(dialect, "key_lock"),
         "outbox_notify_function", table.qualifiedCompanion(dialect, "notify"),
         "outbox_notify_trigger", OutboxTable.builder().name(lower).build().companionName("notify"),
         "outbox_channel", table.notifyChannel());

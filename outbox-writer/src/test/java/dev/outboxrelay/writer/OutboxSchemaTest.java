@@ -75,8 +75,29 @@ class OutboxSchemaTest {
   }
 
   @Test
+  void onlyMysqlHasTheKeyLockTable() {
+    assertThat(OutboxSchema.migrations(SqlDialect.POSTGRESQL)).isEqualTo(OutboxSchema.MIGRATIONS);
+    assertThat(OutboxSchema.migrations(SqlDialect.MARIADB)).endsWith("V4__writer_key_lock.sql");
+    OutboxTable table = OutboxTable.builder().name("events").build();
+    assertThat(OutboxSchema.render(SqlDialect.MYSQL, table, "V4__writer_key_lock.sql"))
+        .singleElement()
+        .asString()
+        .startsWith("CREATE TABLE IF NOT EXISTS `events_key_lock` (");
+  }
+
+  @Test
+  void keyLockSlotsAreStableAndWithinTheTable() {
+    // CRC-32 of the UTF-8 bytes, low 16 bits: the same slot in every JVM and writer version.
+    assertThat(KeyLocks.slot("order-42")).isEqualTo(KeyLocks.slot("order-42"));
+    assertThat(KeyLocks.slot("a")).isEqualTo((int) (0xe8b7be43L & 0xFFFF));
+    assertThat(java.util.stream.IntStream.range(0, 1000).map(i -> KeyLocks.slot("k" + i)))
+        .allMatch(slot -> slot >= 0 && slot < KeyLocks.SLOTS);
+  }
+
+  @Test
   void migrationsHaveFlywayNames() {
-    assertThat(OutboxSchema.MIGRATIONS).allMatch(n -> n.matches("V\\d+__[a-z_]+\\.sql"));
+    assertThat(OutboxSchema.migrations(SqlDialect.MYSQL))
+        .allMatch(n -> n.matches("V\\d+__[a-z_]+\\.sql"));
     assertThat(OutboxSchema.location(SqlDialect.MYSQL)).isEqualTo("classpath:db/outbox/mysql");
   }
 }

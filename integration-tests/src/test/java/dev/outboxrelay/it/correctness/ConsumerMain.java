@@ -58,6 +58,9 @@ public final class ConsumerMain {
       if (outcome == Outcome.DUPLICATE) {
         System.out.println("duplicate suppressed " + message.id());
       }
+      if (outcome == Outcome.STALE) { // a committed message the mark dropped: a missing effect
+        System.out.println("stale skipped " + message.id());
+      }
       if (outcome == Outcome.PROCESSED && ++processed == haltAfter) {
         System.out.println("halting after the database commit of " + message.id());
         Runtime.getRuntime().halt(137);

@@ -63,6 +63,7 @@ final class CorrectnessRun implements AutoCloseable {
   private final long started = System.nanoTime();
   private Writers writers;
   private boolean consumers;
+  private final MarkOutcomes marks = new MarkOutcomes();
 
   private CorrectnessRun(String scenario, DatabaseServer db, KafkaServer k, RocketMqServer r) {
     this.scenario = scenario;
@@ -157,7 +158,7 @@ final class CorrectnessRun implements AutoCloseable {
   /** Starts {@code n} in-JVM dedup consumers of one group (Kafka) or one orderly consumer. */
   void consumers(int n) throws Exception {
     consumers = true;
-    Dedup dedup = Consumers.dedup(ds);
+    Dedup dedup = Consumers.dedup(ds, marks);
     if (kafka != null) {
       for (int i = 0; i < n; i++) {
         closeables.add(Consumers.kafka(dedup, kafka.bootstrapServers(), topic, "c" + i));
@@ -278,7 +279,7 @@ final class CorrectnessRun implements AutoCloseable {
             () ->
                 count("SELECT COUNT(*) FROM outbox") == 0
                     && (!consumers
-                        || count("SELECT COUNT(DISTINCT message_id) FROM effect")
+                        || count("SELECT COUNT(DISTINCT message_id) FROM effect") + marks.stale()
                             >= count("SELECT COUNT(*) FROM business_write")));
     history.drained();
   }
@@ -298,7 +299,8 @@ final class CorrectnessRun implements AutoCloseable {
     CheckReport report = HistoryChecker.check(history);
     Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
     CorrectnessReport.add(scenario, report, String.join(", ", faults), elapsed);
-    System.out.println("[correctness] " + scenario + ": " + report + " faults=" + faults);
+    System.out.println(
+        "[correctness] " + scenario + ": " + report + " faults=" + faults + " mark: " + marks);
     assertThat(report.lost()).as("lost, " + report).isEmpty();
     assertThat(report.phantom()).as("phantom, " + report).isEmpty();
     assertThat(report.orderViolations()).as("order violations, " + report).isEmpty();

@@ -7,6 +7,7 @@ import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.relay.polling.PollingRelay;
 import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.DatabaseServer;
+import dev.outboxrelay.writer.Outbox;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
@@ -45,8 +46,10 @@ class PostgresOnlyPollingIT extends PollingFixture {
         Connection t2 = dataSource.getConnection()) {
       t1.setAutoCommit(false);
       t2.setAutoCommit(false);
-      outbox.save(t1, inserted.get(0));
-      outbox.save(t2, inserted.get(1));
+      // A real inversion needs a writer without key order (with it, T2's save waits for T1).
+      Outbox unordered = Outbox.builder().keyOrder(false).build();
+      unordered.save(t1, inserted.get(0));
+      unordered.save(t2, inserted.get(1));
       t2.commit();
       if (strict) { // held back while the older transaction T1 is open
         await()

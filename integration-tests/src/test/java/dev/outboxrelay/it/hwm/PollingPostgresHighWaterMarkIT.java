@@ -1,0 +1,29 @@
+package dev.outboxrelay.it.hwm;
+
+import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.it.Relays;
+import dev.outboxrelay.testing.DatabaseExtension;
+import dev.outboxrelay.testing.DatabaseServer;
+import dev.outboxrelay.testing.RelayFixture.RelayHandle;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Polling relay, default order (commit order per key), PostgreSQL, Kafka. */
+class PollingPostgresHighWaterMarkIT extends KafkaHighWaterMarkContract {
+  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
+
+  @Override
+  DatabaseServer database() {
+    return DB.server();
+  }
+
+  @Override
+  boolean appliesSecondBeforeFirstCommits() {
+    return true;
+  }
+
+  @Override
+  RelayHandle startRelay(DataSource ds, Publisher publisher) {
+    return Relays.polling("hwm", ds, publisher);
+  }
+}
