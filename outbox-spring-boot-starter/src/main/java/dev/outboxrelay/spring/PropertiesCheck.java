@@ -1,5 +1,6 @@
 package dev.outboxrelay.spring;
 
+import dev.outboxrelay.core.MessageLimits;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.SqlIdentifier;
@@ -8,6 +9,12 @@ import org.springframework.validation.Errors;
 
 /** The rules of {@link OutboxProperties}; each error names the property key and its value. */
 final class PropertiesCheck {
+  /** Kafka producer's default {@code max.request.size}. */
+  private static final long KAFKA_DEFAULT_REQUEST = 1024 * 1024;
+
+  /** RocketMQ producer's default {@code maxMessageSize}. */
+  private static final long ROCKETMQ_DEFAULT_MESSAGE = 4 * 1024 * 1024;
+
   private PropertiesCheck() {}
 
   static void validate(OutboxProperties p, Errors errors) {
@@ -23,6 +30,7 @@ final class PropertiesCheck {
     if (type != null && type.isBlank()) {
       reject(errors, "publisher.type", type, "a PublisherFactory name such as kafka");
     }
+    requestLimit(p, errors);
     String group = p.getDedup().getGroup();
     if (group != null && (group.isBlank() || group.length() > 255)) {
       reject(errors, "dedup.group", group, "1 to 255 characters");
@@ -57,6 +65,47 @@ final class PropertiesCheck {
     }
     if (r.isStrictOrder() && r.getMode() == OutboxProperties.RelayMode.CDC) {
       reject(errors, "relay.strictOrder", true, "false in cdc mode (polling on PostgreSQL only)");
+    }
+  }
+
+  /**
+   * A payload the writer accepts must fit the publisher's request limit, or it would be saved and
+   * then park its key for good ({@link MessageLimits}: the limit must be at least the payload limit
+   * plus {@value MessageLimits#ENVELOPE_BYTES} bytes for key, headers and framing). Only the
+   * client's limit is known here; the broker's must be raised with it (the writer's README).
+   */
+  private static void requestLimit(OutboxProperties p, Errors errors) {
+    String type = p.getPublisher().getType();
+    String key = "kafka".equals(type) ? "max.request.size" : "maxMessageSize";
+    long limit = "kafka".equals(type) ? KAFKA_DEFAULT_REQUEST : ROCKETMQ_DEFAULT_MESSAGE;
+    if (!"kafka".equals(type) && !"rocketmq".equals(type)) {
+      return;
+    }
+    String configured = p.getPublisher().getSettings().get(key);
+    if (configured != null) {
+      try {
+        limit = Long.parseLong(configured.trim());
+      } catch (NumberFormatException e) {
+        return; // the client refuses the value itself, naming the setting
+      }
+    }
+    long needed = (long) p.getWriter().getMaxPayloadBytes() + MessageLimits.ENVELOPE_BYTES;
+    if (limit < needed) {
+      reject(
+          errors,
+          "writer.maxPayloadBytes",
+          p.getWriter().getMaxPayloadBytes(),
+          "at most outbox.publisher.settings."
+              + key
+              + " ("
+              + limit
+              + ") - "
+              + MessageLimits.ENVELOPE_BYTES
+              + " = "
+              + (limit - MessageLimits.ENVELOPE_BYTES)
+              + ", or a message the writer accepts can never be published; raise "
+              + key
+              + " (and the broker's limit) or lower the writer's");
     }
   }
 

@@ -44,6 +44,34 @@ class OutboxPropertiesValidationTest {
   }
 
   @Test
+  void aWriterLimitAboveThePublishersRequestLimitIsRefused() {
+    RUNNER
+        .withPropertyValues(
+            "outbox.publisher.type=kafka",
+            "outbox.publisher.settings.max.request.size=524288",
+            "outbox.writer.max-payload-bytes=500000")
+        .run(
+            c ->
+                assertThat(c.getStartupFailure())
+                    .hasStackTraceContaining(
+                        "outbox.writer.max-payload-bytes must be at most"
+                            + " outbox.publisher.settings.max.request.size (524288) - 32768 ="
+                            + " 491520")
+                    .hasStackTraceContaining("but was 500000"));
+    RUNNER
+        .withPropertyValues(
+            "outbox.publisher.type=kafka", "outbox.writer.max-payload-bytes=1048576")
+        .run(
+            c ->
+                assertThat(c.getStartupFailure())
+                    .hasStackTraceContaining("max.request.size (1048576)"));
+    RUNNER
+        .withPropertyValues(
+            "outbox.publisher.type=rocketmq", "outbox.writer.max-payload-bytes=1048576")
+        .run(c -> assertThat(c.getStartupFailure()).isNull());
+  }
+
+  @Test
   void cdcModeChecksItsOwnRules() {
     RUNNER
         .withPropertyValues(
