@@ -9,9 +9,9 @@ import java.util.Map;
  * #DEFAULT_MAX_PAYLOAD_BYTES} by default; everything else is bounded here, so that the payload
  * limit alone decides whether a message fits: aggregatetype, aggregateid and type are at most
  * {@value OutboxMessageBuilder#MAX_FIELD_LENGTH} characters (765 UTF-8 bytes), the user's headers
- * at most {@value #MAX_HEADERS_BYTES} bytes ({@link #headersBytes}), the contract headers are
- * fixed. The worst case of all that, with Kafka's record and batch framing, is 18,924 bytes, well
- * inside {@value #ENVELOPE_BYTES}.
+ * at most {@value #MAX_HEADERS_BYTES} bytes ({@link #headersBytes}), the contract headers are fixed
+ * (the writer's {@code seq-order: key} marker among them). The worst case of all that, with Kafka's
+ * record and batch framing, is 18,938 bytes, well inside {@value #ENVELOPE_BYTES}.
  *
  * <p>A publisher fits every message the writer accepts if its request limit is at least the
  * writer's payload limit plus {@value #ENVELOPE_BYTES}.

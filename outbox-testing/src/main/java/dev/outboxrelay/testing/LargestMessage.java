@@ -1,5 +1,6 @@
 package dev.outboxrelay.testing;
 
+import dev.outboxrelay.core.MessageContract;
 import dev.outboxrelay.core.MessageLimits;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxMessageBuilder;
@@ -37,6 +38,17 @@ public final class LargestMessage {
       b.header(name, value(each - name.length() - MessageLimits.HEADER_FRAMING_BYTES));
     }
     return b.build();
+  }
+
+  /**
+   * The largest message as a relay reads it back from the table: {@link #of} plus the marker the
+   * writer adds with key order on ({@code seq-order: key}), one of the contract headers that {@link
+   * MessageLimits#ENVELOPE_BYTES} leaves room for.
+   */
+  public static OutboxMessage asWritten(String aggregateType) {
+    return of(aggregateType).toBuilder()
+        .header(MessageContract.HEADER_SEQUENCE_ORDER, MessageContract.SEQUENCE_ORDER_KEY)
+        .build();
   }
 
   /** A value of exactly {@code bytes} UTF-8 bytes, mostly three-byte characters. */

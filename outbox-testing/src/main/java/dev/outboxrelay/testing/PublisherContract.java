@@ -156,7 +156,7 @@ public abstract class PublisherContract {
    */
   @Test
   void theLargestMessageTheWriterAcceptsArrivesWithDefaultSettings() throws Exception {
-    OutboxMessage largest = LargestMessage.of(AGGREGATE);
+    OutboxMessage largest = LargestMessage.asWritten(AGGREGATE);
     List<PublishResult> results;
     try (Publisher defaults = newPublisherWithDefaults(topics)) {
       results = defaults.publish(List.of(largest)).toCompletableFuture().get(60, TimeUnit.SECONDS);
