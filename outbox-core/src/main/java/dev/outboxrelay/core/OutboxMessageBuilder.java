@@ -90,6 +90,12 @@ public final class OutboxMessageBuilder {
     return this;
   }
 
+  /** Removes a user header, if present (e.g. a copy that must not repeat a promise). */
+  public OutboxMessageBuilder removeHeader(String name) {
+    headers.remove(name);
+    return this;
+  }
+
   /** Adds every entry as by {@link #header(String, String)}. */
   public OutboxMessageBuilder headers(Map<String, String> headers) {
     headers.forEach(this::header);

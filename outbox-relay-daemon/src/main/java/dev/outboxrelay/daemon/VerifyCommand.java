@@ -256,12 +256,27 @@ final class VerifyCommand implements Callable<Integer> {
     return p;
   }
 
+  /**
+   * A republished message arrives after later messages of its key, so it must not promise that its
+   * {@code seq} follows commit order per key: a consumer's high-water mark would take it for STALE
+   * and skip it for good, the very message the broker lost. Without the marker the consumer dedups
+   * it by id only and applies it once (consumer-dedup README, "High-water mark").
+   */
+  static OutboxMessage withoutOrderPromise(OutboxMessage m) {
+    return m.headers().containsKey(MessageContract.HEADER_SEQUENCE_ORDER)
+        ? m.toBuilder().removeHeader(MessageContract.HEADER_SEQUENCE_ORDER).build()
+        : m;
+  }
+
   private static int republish(
       RelayConfig relay, int index, List<OutboxMessage> missing, PrintWriter out) {
     int failed = 0;
     try (Publisher publisher = Wiring.publisher(relay, index)) {
       for (int i = 0; i < missing.size(); i += 500) {
-        List<OutboxMessage> batch = missing.subList(i, Math.min(missing.size(), i + 500));
+        List<OutboxMessage> batch =
+            missing.subList(i, Math.min(missing.size(), i + 500)).stream()
+                .map(VerifyCommand::withoutOrderPromise)
+                .toList();
         List<PublishResult> results = publisher.publish(batch).toCompletableFuture().join();
         for (int j = 0; j < results.size(); j++) {
           if (!results.get(j).isAcknowledged()) {

@@ -128,7 +128,25 @@ public final class SpringDedup {
   }
 
   private Dedup dedup(String group) {
-    return Dedup.builder().store(store).group(group).highWaterMark(highWaterMark).build();
+    return Dedup.builder()
+        .store(store)
+        .group(group)
+        .highWaterMark(highWaterMark)
+        .listener(unorderedSequences())
+        .build();
+  }
+
+  /**
+   * Passes the mark's dedup-only fallback on to the registered listeners; outcomes and failures
+   * they get from {@link #handle} (Dedup reports those only on its own transactional path).
+   */
+  private DedupListener unorderedSequences() {
+    return new DedupListener() {
+      @Override
+      public void onUnorderedSequence(String group, MessageIdentity message) {
+        listeners.forEach(l -> l.onUnorderedSequence(group, message));
+      }
+    };
   }
 
   /** The handler's own exception, so the container's error handler classifies it. */

@@ -95,6 +95,28 @@ final class JdbcOutbox implements Outbox {
 
   private void insert(Connection c, SqlDialect dialect, Collection<OutboxMessage> messages)
       throws SQLException {
+    if (keyLocks != null && dialect != SqlDialect.POSTGRESQL && c.getAutoCommit()) {
+      // MySQL/MariaDB lock in a statement of their own: in auto-commit mode (requireTransaction
+      // off) that statement would commit and release the lock before the insert, and same-key
+      // saves could commit out of seq order while their rows promise key order. A transaction of
+      // its own keeps lock and rows together.
+      c.setAutoCommit(false);
+      try {
+        lockAndInsert(c, dialect, messages);
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+      return;
+    }
+    lockAndInsert(c, dialect, messages);
+  }
+
+  private void lockAndInsert(Connection c, SqlDialect dialect, Collection<OutboxMessage> messages)
+      throws SQLException {
     if (keyLocks != null) {
       keyLocks.lockAll(c, dialect, messages);
     }

@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Collection;
+import java.util.Locale;
 import java.util.TreeSet;
 import java.util.zip.CRC32;
 
@@ -28,8 +29,12 @@ final class KeyLocks {
 
   KeyLocks(OutboxTable table) {
     this.table = table;
-    // Two outbox tables in one database must not share advisory locks: one namespace per table.
-    this.namespace = table.toString().hashCode();
+    // One namespace per table name, so outbox tables of other names do not share advisory locks.
+    // The name alone, lower-cased, not the qualified name: writers that spell one physical table
+    // differently ("public.outbox" and "outbox" on the search path) must take the same locks, or
+    // their same-key transactions would not serialize. Equal names in two schemas share locks,
+    // which only makes their same-key writers wait for each other.
+    this.namespace = ("outbox-relay:" + table.name().toLowerCase(Locale.ROOT)).hashCode();
   }
 
   /**

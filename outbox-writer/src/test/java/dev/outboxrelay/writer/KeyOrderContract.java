@@ -82,6 +82,53 @@ abstract class KeyOrderContract extends WriterFixture {
     assertThat(rows()).hasSize(4);
   }
 
+  @Test
+  void aWriterThatQualifiesTheTableTakesTheSameLocks() throws Exception {
+    String schema;
+    try (Connection c = connect();
+        java.sql.Statement st = c.createStatement();
+        java.sql.ResultSet rs =
+            st.executeQuery(
+                server().dialect() == dev.outboxrelay.core.SqlDialect.POSTGRESQL
+                    ? "SELECT current_schema()"
+                    : "SELECT DATABASE()")) {
+      rs.next();
+      schema = rs.getString(1);
+    }
+    Outbox qualified =
+        Outbox.builder()
+            .table(dev.outboxrelay.core.OutboxTable.builder().name("outbox").schema(schema).build())
+            .build();
+    try (Connection t1 = begin()) {
+      qualified.save(t1, message("k"));
+      CompletableFuture<Void> t2 =
+          CompletableFuture.runAsync(() -> saveAndCommit(outbox, message("k")));
+      // Two spellings of one physical table: the second writer must wait like any same-key writer.
+      await()
+          .during(Duration.ofMillis(300))
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> !t2.isDone());
+      t1.commit();
+      t2.get();
+    }
+    assertThat(rows()).hasSize(2);
+  }
+
+  @Test
+  void autoCommitSavesKeepTheLockWithTheirRowsAndLeaveAutoCommitOn() throws Exception {
+    Outbox autoCommit = Outbox.builder().requireTransaction(false).build();
+    try (Connection c = connect()) {
+      autoCommit.saveAll(c, List.of(message("a"), message("b")));
+      assertThat(c.getAutoCommit()).isTrue();
+    }
+    assertThat(rows())
+        .hasSize(2)
+        .allSatisfy(
+            r ->
+                assertThat(r.headers())
+                    .containsEntry(MessageContract.HEADER_SEQUENCE_ORDER, "key"));
+  }
+
   private void saveAndCommit(Outbox writer, OutboxMessage m) {
     try (Connection c = begin()) {
       writer.save(c, m);

@@ -80,9 +80,15 @@ class OutboxSchemaTest {
     assertThat(OutboxSchema.migrations(SqlDialect.MARIADB)).endsWith("V4__writer_key_lock.sql");
     OutboxTable table = OutboxTable.builder().name("events").build();
     assertThat(OutboxSchema.render(SqlDialect.MYSQL, table, "V4__writer_key_lock.sql"))
-        .singleElement()
-        .asString()
-        .startsWith("CREATE TABLE IF NOT EXISTS `events_key_lock` (");
+        .hasSize(2)
+        .satisfies(
+            sql -> {
+              assertThat(sql.get(0)).startsWith("CREATE TABLE IF NOT EXISTS `events_key_lock` (");
+              // Every slot filled once, so the writer's upsert always locks an existing row.
+              assertThat(sql.get(1))
+                  .startsWith("INSERT IGNORE INTO `events_key_lock` (slot)")
+                  .endsWith("WHERE NOT EXISTS (SELECT 1 FROM `events_key_lock`)");
+            });
   }
 
   @Test
