@@ -28,7 +28,9 @@ abstract class KeyOrderContract extends WriterFixture {
     try (Connection t1 = begin()) {
       outbox.save(t1, first);
       CompletableFuture<Void> t2 = CompletableFuture.runAsync(() -> saveAndCommit(outbox, second));
-      // T2 must stay blocked while T1 is open (its lock comes before its seq).
+      // T2 reaches the lock and waits there (not merely late to start), and stays blocked while
+      // T1 is open: its lock comes before its seq.
+      await().atMost(Duration.ofSeconds(10)).until(() -> lockWaits() > 0);
       await()
           .during(Duration.ofMillis(500))
           .atMost(Duration.ofSeconds(5))
@@ -127,6 +129,20 @@ abstract class KeyOrderContract extends WriterFixture {
             r ->
                 assertThat(r.headers())
                     .containsEntry(MessageContract.HEADER_SEQUENCE_ORDER, "key"));
+  }
+
+  /** Sessions of this server waiting for a lock: advisory locks, or InnoDB row locks. */
+  private long lockWaits() throws java.sql.SQLException {
+    String sql =
+        server().dialect() == dev.outboxrelay.core.SqlDialect.POSTGRESQL
+            ? "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            : "SELECT count(*) FROM information_schema.innodb_trx WHERE trx_state = 'LOCK WAIT'";
+    try (Connection c = connect();
+        java.sql.Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
   }
 
   private void saveAndCommit(Outbox writer, OutboxMessage m) {
