@@ -15,13 +15,18 @@ import java.util.Optional;
  * recently, and can its tables be read. "Recently" is the relay's {@code publish-timeout}, the
  * bound it already keeps on waiting for a broker: an acknowledged publish or a successful probe is
  * an answer; a retriable publish failure or a failed probe after the last answer means the broker
- * is not answering now. While nothing is published the sampler probes the broker (every third of
- * the window), so an idle relay stays ready only while its broker answers. Thread-safe.
+ * is not answering now. A round that acknowledged nothing is no answer (the relays report it with
+ * an empty list). A publish failure is cleared by an acknowledgement only, never by a probe: the
+ * cluster may answer {@code describeCluster} while refusing writes (Kafka NotEnoughReplicas), and
+ * readiness must not flap UP between failed rounds. While nothing is published the sampler probes
+ * the broker (every third of the window), so an idle relay stays ready only while its broker
+ * answers. Thread-safe.
  */
 final class RelayHealth implements RelayListener {
   private final long windowNanos;
   private volatile long lastAnswer = System.nanoTime(); // the start-up probe answered
   private volatile boolean failingSinceAnswer;
+  private volatile boolean publishFailing; // since the last acknowledgement
   private volatile String failure = "";
   private volatile String database; // null: the last sample read the tables
 
@@ -31,13 +36,17 @@ final class RelayHealth implements RelayListener {
 
   @Override
   public void onPublished(List<OutboxMessage> messages, Duration publishLatency) {
-    answered();
+    if (!messages.isEmpty()) {
+      publishFailing = false;
+      answered();
+    }
   }
 
   @Override
   public void onRetry(
       OutboxMessage message, PublishException failure, int attempt, Duration delay) {
     if (failure instanceof RetriablePublishException) {
+      publishFailing = true;
       failed(failure.toString());
     }
   }
@@ -48,7 +57,11 @@ final class RelayHealth implements RelayListener {
   }
 
   void probed(Optional<String> failureReason) {
-    failureReason.ifPresentOrElse(this::failed, this::answered);
+    if (failureReason.isPresent()) {
+      failed(failureReason.get());
+    } else if (!publishFailing) {
+      answered();
+    }
   }
 
   void databaseSampled(Optional<String> error) {
