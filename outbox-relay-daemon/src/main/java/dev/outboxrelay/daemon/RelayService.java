@@ -208,7 +208,7 @@ final class RelayService implements AutoCloseable {
       log.debug("Relay {}: sampling the table failed: {}", config.name(), e.toString());
     }
     if (health.needsProbe()) {
-      health.probed(probe.check(PROBE_TIMEOUT));
+      health.probed(probe.checkAnswer(PROBE_TIMEOUT));
     }
     if (cdcRole != null && started) {
       cdcRole.sample();

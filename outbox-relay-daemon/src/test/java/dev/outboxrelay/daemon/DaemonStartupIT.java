@@ -105,6 +105,31 @@ class DaemonStartupIT {
   }
 
   @Test
+  void aBrokerThatRefusesTheAuthenticationExits5AtOnce() throws Exception {
+    // SASL against the plaintext listener: the broker answers the handshake with
+    // ILLEGAL_SASL_STATE, an AuthenticationException like a wrong password.
+    DaemonProcess.Result r =
+        run(
+            config(pg.jdbcUrl(database), pg.user(), 0),
+            Map.of(
+                "OUTBOX_STARTUP_TIMEOUT", "10m",
+                "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_SECURITY_PROTOCOL", "SASL_PLAINTEXT",
+                "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_SASL_MECHANISM", "PLAIN",
+                "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_SASL_JAAS_CONFIG",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required"
+                    + " username=\"relay\" password=\"sasl-canary-7731\";"));
+    assertThat(r.exitCode()).as(r.output()).isEqualTo(OutboxRelayDaemon.EXIT_AUTHENTICATION);
+    assertThat(r.output())
+        .contains(
+            "Authentication failed: relays[0].publisher kafka bootstrap.servers "
+                + kafka.bootstrapServers()
+                + " refused the credentials or the TLS handshake")
+        .doesNotContain("within startup-timeout")
+        .doesNotContain("sasl-canary-7731")
+        .doesNotContain("Relay orders started");
+  }
+
+  @Test
   void aDatabaseThatComesUpDuringTheStartupTimeoutIsWaitedFor() throws Exception {
     try (LateForwarder db = new LateForwarder(pg.port())) {
       String late = "jdbc:postgresql://127.0.0.1:" + db.port() + "/" + database;
