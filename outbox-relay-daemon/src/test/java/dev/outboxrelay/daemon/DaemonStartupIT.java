@@ -172,6 +172,27 @@ class DaemonStartupIT {
   }
 
   @Test
+  void aSchemaUpgradedWithoutTheDiscardedTableIsReportedByRunAndTheOperatorCommands()
+      throws Exception {
+    String bare = pg.createDatabase();
+    try (HikariDataSource ds = pg.dataSource(bare, 1);
+        Connection c = ds.getConnection();
+        Statement st = c.createStatement()) {
+      OutboxSchema.createIfMissing(c, OutboxTable.defaults());
+      st.execute("DROP TABLE outbox_discarded");
+    }
+    Path config = config(pg.jdbcUrl(bare), pg.user(), 0);
+    String missing = "Schema missing: relays[0] (orders): table(s) outbox_discarded missing in ";
+    DaemonProcess.Result run = run(config, Map.of());
+    assertThat(run.exitCode()).as(run.output()).isEqualTo(OutboxRelayDaemon.EXIT_SCHEMA_MISSING);
+    assertThat(run.output()).contains(missing).contains("or set relays[0].create-schema: true");
+
+    DaemonProcess.Result list = cli("parked", "list", "--config", config.toString());
+    assertThat(list.exitCode()).as(list.output()).isEqualTo(OutboxRelayDaemon.EXIT_SCHEMA_MISSING);
+    assertThat(list.output()).contains(missing).doesNotContain("Failed: ");
+  }
+
+  @Test
   void badArgumentsExit2BeforeAnythingStarts() throws Exception {
     Path config = config(pg.jdbcUrl(database), pg.user(), 0);
     DaemonProcess.Result status = cli("status", "--relay", "nope", "--config", config.toString());
