@@ -15,9 +15,9 @@ import javax.sql.DataSource;
  * Checks at start-up, and before an operator command, that a relay's tables exist. A relay started
  * without them would only log the same WARN every backoff forever while its health said UP, and an
  * operator command would fail with a raw SQL error; failing at once, naming the table and the
- * option that creates it, is what an operator can act on. {@code <table>_discarded} (migration
- * V3) is checked too: a schema upgraded without it relays, but {@code parked list}, {@code
- * discard}, {@code replay} and {@code verify} read it.
+ * option that creates it, is what an operator can act on. {@code <table>_discarded} (migration V3)
+ * is checked too: a schema upgraded without it relays, but {@code parked list}, {@code discard},
+ * {@code replay} and {@code verify} read it.
  */
 final class SchemaCheck {
   private SchemaCheck() {}

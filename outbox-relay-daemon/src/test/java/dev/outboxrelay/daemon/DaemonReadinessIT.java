@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Readiness follows the broker: with its own Kafka stopped, a running polling relay turns DOWN with
  * the reason and stays DOWN (no flap UP between failed rounds), its publish failures count in
- * {@code outbox_errors_total{kind="publish"}}, and it turns UP again and relays the message when the broker is back.
+ * {@code outbox_errors_total{kind="publish"}}, and it turns UP again and relays the message when
+ * the broker is back.
  */
 class DaemonReadinessIT {
   private static final HttpClient HTTP = HttpClient.newHttpClient();

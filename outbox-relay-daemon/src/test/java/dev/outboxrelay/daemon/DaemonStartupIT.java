@@ -112,9 +112,12 @@ class DaemonStartupIT {
         run(
             config(pg.jdbcUrl(database), pg.user(), 0),
             Map.of(
-                "OUTBOX_STARTUP_TIMEOUT", "10m",
-                "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_SECURITY_PROTOCOL", "SASL_PLAINTEXT",
-                "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_SASL_MECHANISM", "PLAIN",
+                "OUTBOX_STARTUP_TIMEOUT",
+                "10m",
+                "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_SECURITY_PROTOCOL",
+                "SASL_PLAINTEXT",
+                "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_SASL_MECHANISM",
+                "PLAIN",
                 "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_SASL_JAAS_CONFIG",
                 "org.apache.kafka.common.security.plain.PlainLoginModule required"
                     + " username=\"relay\" password=\"sasl-canary-7731\";"));
@@ -190,6 +193,24 @@ class DaemonStartupIT {
     DaemonProcess.Result list = cli("parked", "list", "--config", config.toString());
     assertThat(list.exitCode()).as(list.output()).isEqualTo(OutboxRelayDaemon.EXIT_SCHEMA_MISSING);
     assertThat(list.output()).contains(missing).doesNotContain("Failed: ");
+  }
+
+  @Test
+  void aRelaySettingTheBuilderRefusesExits2BeforeTheBrokerIsWaitedFor() throws Exception {
+    // A broker that never answers and a long startup-timeout: only a build before the wait exits
+    // 2 at once (the CDC builder refuses debezium max.batch.size; batch-size sets it).
+    DaemonProcess.Result r =
+        run(
+            config(pg.jdbcUrl(database), pg.user(), 0),
+            Map.of(
+                "OUTBOX_STARTUP_TIMEOUT", "10m",
+                "OUTBOX_RELAYS_0_MODE", "cdc",
+                "OUTBOX_RELAYS_0_DEBEZIUM_MAX_BATCH_SIZE", "10",
+                "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_BOOTSTRAP_SERVERS", "127.0.0.1:1"));
+    assertThat(r.exitCode()).as(r.output()).isEqualTo(OutboxRelayDaemon.EXIT_CONFIG);
+    assertThat(r.output())
+        .contains("Invalid configuration: debeziumProperties.max.batch.size")
+        .doesNotContain("broker not reachable yet");
   }
 
   @Test

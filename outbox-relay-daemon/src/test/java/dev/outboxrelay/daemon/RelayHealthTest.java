@@ -47,9 +47,6 @@ class RelayHealthTest {
 
   private void failPublish() {
     health.onRetry(
-        M,
-        new RetriablePublishException("NOT_ENOUGH_REPLICAS", null),
-        1,
-        Duration.ofSeconds(1));
+        M, new RetriablePublishException("NOT_ENOUGH_REPLICAS", null), 1, Duration.ofSeconds(1));
   }
 }
