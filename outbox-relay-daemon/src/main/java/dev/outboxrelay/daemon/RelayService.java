@@ -53,7 +53,7 @@ final class RelayService implements AutoCloseable {
     this.metrics = metrics;
     this.probe = probe;
     this.admin = OutboxAdmin.of(pool, config.table());
-    this.health = new RelayHealth(config.publishTimeout());
+    this.health = new RelayHealth(config.publishTimeout(), config.backoffMax(), System::nanoTime);
     this.progress = new DrainProgress(config.name(), System::nanoTime);
   }
 

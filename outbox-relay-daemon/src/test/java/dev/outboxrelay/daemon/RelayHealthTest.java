@@ -7,6 +7,7 @@ import dev.outboxrelay.core.RetriablePublishException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class RelayHealthTest {
@@ -18,7 +19,10 @@ class RelayHealthTest {
           .payload("{}")
           .build();
 
-  private final RelayHealth health = new RelayHealth(Duration.ofMinutes(1));
+  private final AtomicLong now = new AtomicLong();
+  // publish-timeout 10 s, backoff-max 5 s: a retrying key fails at least every 15 s.
+  private final RelayHealth health =
+      new RelayHealth(Duration.ofSeconds(10), Duration.ofSeconds(5), now::get);
 
   @Test
   void aRoundThatAcknowledgedNothingIsNoAnswer() {
@@ -34,6 +38,18 @@ class RelayHealthTest {
     assertThat(health.problems()).singleElement().asString().contains("NOT_ENOUGH_REPLICAS");
 
     health.onPublished(List.of(M), Duration.ofMillis(5));
+    assertThat(health.problems()).isEmpty();
+  }
+
+  @Test
+  void aPublishFailureNothingRetriedForTwiceTheRetrySpacingYieldsToAProbe() {
+    failPublish();
+    now.addAndGet(Duration.ofSeconds(30).toNanos());
+    health.probed(Optional.empty());
+    assertThat(health.problems()).isNotEmpty(); // 30 s is not more than 2 x 15 s
+
+    now.addAndGet(1);
+    health.probed(Optional.empty());
     assertThat(health.problems()).isEmpty();
   }
 
