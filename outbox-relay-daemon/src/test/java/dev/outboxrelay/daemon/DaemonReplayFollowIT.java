@@ -37,14 +37,14 @@ class DaemonReplayFollowIT {
         }
         c.commit();
       }
-      sql(ds, "UPDATE outbox SET published_at = now() WHERE aggregate_id = 'a'");
+      sql(ds, "UPDATE outbox SET published_at = now() WHERE aggregateid = 'a'");
       assertThat(OutboxAdmin.of(ds, OutboxTable.defaults()).replayKey("a")).isEqualTo(2);
       ReplayedPending pending = new ReplayedPending(ds, OutboxTable.defaults(), null, "a", null);
       StringWriter text = new StringWriter();
       PrintWriter out = new PrintWriter(text);
 
       // Key b's three rows go out while both replayed rows of key a are still pending.
-      sql(ds, "UPDATE outbox SET published_at = now() WHERE aggregate_id = 'b'");
+      sql(ds, "UPDATE outbox SET published_at = now() WHERE aggregateid = 'b'");
       CompletableFuture<Boolean> follow =
           CompletableFuture.supplyAsync(
               () -> {
@@ -60,7 +60,7 @@ class DaemonReplayFollowIT {
           .until(() -> text.toString().contains("0 of 2 published again (2 still pending)"));
       assertThat(follow).isNotDone();
 
-      sql(ds, "UPDATE outbox SET published_at = now() WHERE aggregate_id = 'a'");
+      sql(ds, "UPDATE outbox SET published_at = now() WHERE aggregateid = 'a'");
       assertThat(follow.get(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
       assertThat(text.toString())
           .contains("replay orders: 2 of 2 published again (0 still pending)")
