@@ -17,14 +17,14 @@ import java.util.function.LongSupplier;
  * bound it already keeps on waiting for a broker: an acknowledged publish or a successful probe is
  * an answer; a retriable publish failure or a failed probe after the last answer means the broker
  * is not answering now. A round that acknowledged nothing is no answer (the relays report it with
- * an empty list). A publish failure is cleared by an acknowledgement only, never by a probe: the
- * cluster may answer {@code describeCluster} while refusing writes (Kafka NotEnoughReplicas), and
- * readiness must not flap UP between failed rounds. Only a publish failure older than twice the
- * longest spacing of a key's retries ({@code publish-timeout + backoff-max}) yields to a probe:
- * nothing is retrying any more (the key's lease went to another instance), and an idle relay must
- * not stay DOWN for ever while its broker answers. While nothing is published the sampler probes
- * the broker (every third of the window), so an idle relay stays ready only while its broker
- * answers. Thread-safe.
+ * an empty list). A publish failure is cleared by an acknowledgement, not by a probe: the cluster
+ * may answer {@code describeCluster} while refusing writes (Kafka NotEnoughReplicas), and readiness
+ * must not flap UP between failed rounds. Only a publish failure older than twice the longest
+ * spacing of a key's retries ({@code publish-timeout + backoff-max}) yields to a probe: nothing is
+ * retrying any more (the key's lease went to another instance), and an idle relay must not stay
+ * DOWN for ever while its broker answers. While nothing is published the sampler probes the broker
+ * (every third of the window), so an idle relay stays ready only while its broker answers.
+ * Thread-safe.
  */
 final class RelayHealth implements RelayListener {
   private final long windowNanos;
