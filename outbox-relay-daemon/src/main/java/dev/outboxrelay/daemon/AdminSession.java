@@ -5,7 +5,11 @@ import dev.outboxrelay.daemon.config.DaemonConfig;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
 
-/** A short-lived connection to one relay's table for the operator commands. */
+/**
+ * A short-lived connection to one relay's table for the operator commands. Opening it checks the
+ * relay's tables ({@link SchemaCheck}), so a missing one is reported by name (exit 7) rather than
+ * as a raw SQL error halfway through a command.
+ */
 final class AdminSession implements AutoCloseable {
   final RelayConfig relay;
   final int index;
@@ -20,7 +24,14 @@ final class AdminSession implements AutoCloseable {
   }
 
   static AdminSession open(DaemonConfig config, RelayConfig relay) {
-    return new AdminSession(relay, config.relays().indexOf(relay));
+    AdminSession s = new AdminSession(relay, config.relays().indexOf(relay));
+    try {
+      SchemaCheck.require(s.pool, relay, s.index);
+      return s;
+    } catch (RuntimeException e) {
+      s.close();
+      throw e;
+    }
   }
 
   @Override

@@ -14,8 +14,30 @@ import java.util.Optional;
  */
 abstract class BrokerProbe implements AutoCloseable {
 
-  /** Empty if the broker answered within {@code timeout}, else why not. */
+  /**
+   * Empty if the broker answered within {@code timeout}, else why not.
+   *
+   * @throws AuthenticationFailed if the broker refused the credentials or the TLS handshake
+   */
   abstract Optional<String> check(Duration timeout);
+
+  /** Empty if the broker answered, else why not; a refused authentication is a failure too. */
+  final Optional<String> checkAnswer(Duration timeout) {
+    try {
+      return check(timeout);
+    } catch (AuthenticationFailed e) {
+      return Optional.of("authentication failed: " + e.getMessage());
+    }
+  }
+
+  /** The broker refused the credentials or the TLS handshake: retrying will not help. */
+  static final class AuthenticationFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    AuthenticationFailed(String message) {
+      super(message);
+    }
+  }
 
   /** What is probed, for messages: {@code kafka bootstrap.servers host:port}. */
   abstract String target();

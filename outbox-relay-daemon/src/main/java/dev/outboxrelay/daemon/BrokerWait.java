@@ -16,14 +16,27 @@ final class BrokerWait {
   private BrokerWait() {}
 
   /**
-   * @throws StartupFailure {@link Kind#UNAVAILABLE} naming the broker, past the deadline
+   * @throws StartupFailure {@link Kind#UNAVAILABLE} naming the broker, past the deadline; {@link
+   *     Kind#AUTHENTICATION} at once if the broker refuses the credentials or the TLS handshake
    */
   static void await(
       BrokerProbe probe, RelayConfig relay, int index, long deadlineNanos, Duration budget) {
     for (int attempt = 1; ; attempt++) {
       long leftMs = (deadlineNanos - System.nanoTime()) / 1_000_000;
-      Optional<String> failure =
-          probe.check(Duration.ofMillis(Math.max(500, Math.min(MAX_PROBE_MS, leftMs))));
+      Optional<String> failure;
+      try {
+        failure = probe.check(Duration.ofMillis(Math.max(500, Math.min(MAX_PROBE_MS, leftMs))));
+      } catch (BrokerProbe.AuthenticationFailed e) {
+        throw new StartupFailure(
+            Kind.AUTHENTICATION,
+            "relays["
+                + index
+                + "].publisher "
+                + probe.target()
+                + " refused the credentials or the TLS handshake (check the security.protocol,"
+                + " sasl.* and ssl.* settings): "
+                + Secrets.maskText(e.getMessage()));
+      }
       if (failure.isEmpty()) {
         return;
       }

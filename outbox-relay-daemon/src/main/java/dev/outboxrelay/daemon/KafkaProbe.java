@@ -10,6 +10,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.errors.AuthenticationException;
 
 /** Kafka answers when an admin client's {@code describeCluster} returns its nodes. */
 final class KafkaProbe extends BrokerProbe {
@@ -40,6 +41,11 @@ final class KafkaProbe extends BrokerProbe {
           .get(ms + 1000L, TimeUnit.MILLISECONDS);
       return Optional.empty();
     } catch (ExecutionException e) {
+      // SASL and TLS failures (SaslAuthenticationException, SslAuthenticationException, ...) are
+      // AuthenticationExceptions: a deployment to fix, not an outage to wait out.
+      if (e.getCause() instanceof AuthenticationException a) {
+        throw new AuthenticationFailed(a.getClass().getSimpleName() + ": " + a.getMessage());
+      }
       return Optional.of(String.valueOf(e.getCause()));
     } catch (TimeoutException e) {
       return Optional.of("no answer within " + ms + " ms");

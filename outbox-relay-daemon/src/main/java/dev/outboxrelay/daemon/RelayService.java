@@ -53,19 +53,21 @@ final class RelayService implements AutoCloseable {
     this.metrics = metrics;
     this.probe = probe;
     this.admin = OutboxAdmin.of(pool, config.table());
-    this.health = new RelayHealth(config.publishTimeout());
+    this.health = new RelayHealth(config.publishTimeout(), config.backoffMax(), System::nanoTime);
     this.progress = new DrainProgress(config.name(), System::nanoTime);
   }
 
   /**
    * Builds the pool, publisher and relay of one config entry (nothing runs yet), after checking
    * what can be checked: the database (waited for until {@code deadlineNanos}), the tables, the
-   * broker (waited for too).
+   * relay's settings (building it: a config error exits 2 before the broker is waited for), the
+   * broker (waited for too). Whatever was opened is closed if a step fails.
    */
   static RelayService create(
       RelayConfig config, int index, MeterRegistry registry, long deadlineNanos, Duration budget) {
     HikariDataSource pool = DatabaseConnect.open(config, index, deadlineNanos, budget);
     BrokerProbe probe = null;
+    Publisher publisher = null;
     try {
       if (config.createSchema()) {
         try (Connection c = pool.getConnection()) {
@@ -76,25 +78,33 @@ final class RelayService implements AutoCloseable {
         }
       }
       SchemaCheck.require(pool, config, index);
-      Publisher publisher = Wiring.publisher(config, index);
+      publisher = Wiring.publisher(config, index);
       probe = BrokerProbe.of(config.publisher());
-      try {
-        BrokerWait.await(probe, config, index, deadlineNanos, budget);
-      } catch (RuntimeException e) {
-        publisher.close();
-        throw e;
-      }
       RelayMetrics metrics =
           new RelayMetrics(registry, config.name(), config.mode().name().toLowerCase());
       RelayService service = new RelayService(config, pool, publisher, metrics, probe);
       service.build();
+      BrokerWait.await(probe, config, index, deadlineNanos, budget);
       return service;
     } catch (RuntimeException e) {
+      closeAll(probe, publisher, pool);
+      throw e;
+    }
+  }
+
+  private static void closeAll(BrokerProbe probe, Publisher publisher, HikariDataSource pool) {
+    try {
       if (probe != null) {
         probe.close();
       }
-      pool.close();
-      throw e;
+    } finally {
+      try {
+        if (publisher != null) {
+          publisher.close();
+        }
+      } finally {
+        pool.close();
+      }
     }
   }
 
@@ -208,7 +218,7 @@ final class RelayService implements AutoCloseable {
       log.debug("Relay {}: sampling the table failed: {}", config.name(), e.toString());
     }
     if (health.needsProbe()) {
-      health.probed(probe.check(PROBE_TIMEOUT));
+      health.probed(probe.checkAnswer(PROBE_TIMEOUT));
     }
     if (cdcRole != null && started) {
       cdcRole.sample();

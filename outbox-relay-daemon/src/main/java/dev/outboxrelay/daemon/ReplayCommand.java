@@ -66,7 +66,6 @@ final class ReplayCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     try (AdminSession s = AdminSession.open(cfg, relay)) {
-      long before = s.admin.pendingCount();
       int n;
       if (target.id != null) {
         n = s.admin.replay(target.id) ? 1 : 0;
@@ -80,7 +79,9 @@ final class ReplayCommand implements Callable<Integer> {
       if (n == 0) {
         return 1;
       }
-      return !follow || ReplayFollow.follow(s.admin, relay.name(), before, n, out) ? 0 : 1;
+      ReplayedPending pending =
+          new ReplayedPending(s.pool, relay.table(), target.id, target.key, target.since);
+      return !follow || ReplayFollow.follow(pending::count, relay.name(), n, out) ? 0 : 1;
     }
   }
 }

@@ -1,14 +1,16 @@
 package dev.outboxrelay.daemon;
 
-import dev.outboxrelay.relay.polling.OutboxAdmin;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 
 /**
  * {@code replay --follow}: after rows were set pending again, prints every 2 s how many of them the
- * running relay has published again, until the table's backlog is back where it was before the
- * replay. Gives up when nothing moved for a minute (no relay is running for this table). Counted
- * from the backlog, so rows written meanwhile make the count lag; it never runs ahead.
+ * running relay has published again, until none of the replay's selection is pending. Gives up when
+ * nothing moved for a minute (no relay is running for this table). Counted from the rows of the
+ * replay's selection still pending ({@link ReplayedPending}), not from the table's backlog, so
+ * other keys' backlog draining meanwhile cannot make it finish early; rows of the selection written
+ * meanwhile make the count lag; it never runs ahead.
  */
 final class ReplayFollow {
   static final Duration EVERY = Duration.ofSeconds(2);
@@ -17,22 +19,23 @@ final class ReplayFollow {
   private ReplayFollow() {}
 
   /** True when every replayed row was published again, false when it gave up. */
-  static boolean follow(OutboxAdmin admin, String relay, long before, int replayed, PrintWriter out)
+  static boolean follow(LongSupplier stillPending, String relay, int replayed, PrintWriter out)
       throws InterruptedException {
     long lastMove = System.nanoTime();
-    long lastBacklog = Long.MAX_VALUE;
+    long lastPending = Long.MAX_VALUE;
     while (true) {
-      long backlog = admin.pendingCount();
-      long done = Math.max(0, Math.min(replayed, replayed - (backlog - before)));
+      long pending = stillPending.getAsLong();
+      long done = Math.max(0, replayed - pending);
       out.printf(
-          "replay %s: %d of %d published again (backlog %d)%n", relay, done, replayed, backlog);
+          "replay %s: %d of %d published again (%d still pending)%n",
+          relay, done, replayed, pending);
       out.flush();
-      if (done >= replayed) {
+      if (pending == 0) {
         return true;
       }
-      if (backlog < lastBacklog) {
+      if (pending < lastPending) {
         lastMove = System.nanoTime();
-        lastBacklog = backlog;
+        lastPending = pending;
       } else if (System.nanoTime() - lastMove > STALL.toNanos()) {
         out.printf(
             "replay %s: nothing published for %d s; is a relay running for this table?%n",

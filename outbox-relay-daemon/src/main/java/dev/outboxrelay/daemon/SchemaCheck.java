@@ -12,9 +12,12 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * Checks at start-up that a relay's tables exist. A relay started without them would only log the
- * same WARN every backoff forever while its health said UP; failing at once, naming the table and
- * the option that creates it, is what an operator can act on.
+ * Checks at start-up, and before an operator command, that a relay's tables exist. A relay started
+ * without them would only log the same WARN every backoff forever while its health said UP, and an
+ * operator command would fail with a raw SQL error; failing at once, naming the table and the
+ * option that creates it, is what an operator can act on. {@code <table>_discarded} (migration V3)
+ * is checked too: a schema upgraded without it relays, but {@code parked list}, {@code discard},
+ * {@code replay} and {@code verify} read it.
  */
 final class SchemaCheck {
   private SchemaCheck() {}
@@ -22,8 +25,8 @@ final class SchemaCheck {
   /** The outbox table and the companions this relay's mode reads and writes. */
   static List<String> suffixes(RelayConfig relay) {
     return relay.mode() == RelayConfig.Mode.POLLING
-        ? List.of("", "lease", "relay", "parked")
-        : List.of("", "parked");
+        ? List.of("", "lease", "relay", "parked", "discarded")
+        : List.of("", "parked", "discarded");
   }
 
   /**
@@ -73,7 +76,7 @@ final class SchemaCheck {
               + Secrets.maskText(lastError)
               + "); create them with the outbox-writer migrations (OutboxSchema) or set relays["
               + index
-              + "].create-schema: true");
+              + "].create-schema: true (run creates them at start-up)");
     }
   }
 }

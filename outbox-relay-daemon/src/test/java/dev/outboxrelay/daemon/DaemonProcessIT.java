@@ -289,7 +289,7 @@ class DaemonProcessIT {
     assertThat(replay.exitCode()).as(replay.output()).isZero();
     assertThat(replay.output())
         .contains("23 message(s) set to be published again")
-        .contains("replay orders: 23 of 23 published again (backlog 0)");
+        .contains("replay orders: 23 of 23 published again (0 still pending)");
     reader.close();
 
     second.terminate(Duration.ofSeconds(30));

@@ -28,8 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Readiness follows the broker: with its own Kafka stopped, a running polling relay turns DOWN with
- * the reason, its publish failures count in {@code outbox_errors_total{kind="publish"}}, and it
- * turns UP again and relays the message when the broker is back.
+ * the reason and stays DOWN (no flap UP between failed rounds), its publish failures count in
+ * {@code outbox_errors_total{kind="publish"}}, and it turns UP again and relays the message when
+ * the broker is back.
  */
 class DaemonReadinessIT {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -101,6 +102,13 @@ class DaemonReadinessIT {
         await()
             .atMost(Duration.ofSeconds(30))
             .until(() -> publishErrors(get(daemon, "/metrics")) > 0);
+        // DOWN must hold, not flap: a failed round (publish-timeout 2 s, backoff-max 1 s) used to
+        // report an empty acknowledgement that reset readiness to UP. Sampled over 5 s, more than
+        // one round, every sample must be DOWN.
+        for (int i = 0; i < 10; i++) {
+          assertThat(get(daemon, "/health/ready")).as("sample %d", i).startsWith("503 ");
+          Thread.sleep(500); // a sampling interval, not a wait for an outcome
+        }
 
         kafka.restart();
         await()

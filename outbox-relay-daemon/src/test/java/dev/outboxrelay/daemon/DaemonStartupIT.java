@@ -105,6 +105,34 @@ class DaemonStartupIT {
   }
 
   @Test
+  void aBrokerThatRefusesTheAuthenticationExits5AtOnce() throws Exception {
+    // SASL against the plaintext listener: the broker answers the handshake with
+    // ILLEGAL_SASL_STATE, an AuthenticationException like a wrong password.
+    DaemonProcess.Result r =
+        run(
+            config(pg.jdbcUrl(database), pg.user(), 0),
+            Map.of(
+                "OUTBOX_STARTUP_TIMEOUT",
+                "10m",
+                "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_SECURITY_PROTOCOL",
+                "SASL_PLAINTEXT",
+                "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_SASL_MECHANISM",
+                "PLAIN",
+                "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_SASL_JAAS_CONFIG",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required"
+                    + " username=\"relay\" password=\"sasl-canary-7731\";"));
+    assertThat(r.exitCode()).as(r.output()).isEqualTo(OutboxRelayDaemon.EXIT_AUTHENTICATION);
+    assertThat(r.output())
+        .contains(
+            "Authentication failed: relays[0].publisher kafka bootstrap.servers "
+                + kafka.bootstrapServers()
+                + " refused the credentials or the TLS handshake")
+        .doesNotContain("within startup-timeout")
+        .doesNotContain("sasl-canary-7731")
+        .doesNotContain("Relay orders started");
+  }
+
+  @Test
   void aDatabaseThatComesUpDuringTheStartupTimeoutIsWaitedFor() throws Exception {
     try (LateForwarder db = new LateForwarder(pg.port())) {
       String late = "jdbc:postgresql://127.0.0.1:" + db.port() + "/" + database;
@@ -144,6 +172,45 @@ class DaemonStartupIT {
         .contains("Schema missing: relays[0] (orders): table(s) outbox_lease missing in ")
         .contains("or set relays[0].create-schema: true")
         .doesNotContain("does not exist; retrying");
+  }
+
+  @Test
+  void aSchemaUpgradedWithoutTheDiscardedTableIsReportedByRunAndTheOperatorCommands()
+      throws Exception {
+    String bare = pg.createDatabase();
+    try (HikariDataSource ds = pg.dataSource(bare, 1);
+        Connection c = ds.getConnection();
+        Statement st = c.createStatement()) {
+      OutboxSchema.createIfMissing(c, OutboxTable.defaults());
+      st.execute("DROP TABLE outbox_discarded");
+    }
+    Path config = config(pg.jdbcUrl(bare), pg.user(), 0);
+    String missing = "Schema missing: relays[0] (orders): table(s) outbox_discarded missing in ";
+    DaemonProcess.Result run = run(config, Map.of());
+    assertThat(run.exitCode()).as(run.output()).isEqualTo(OutboxRelayDaemon.EXIT_SCHEMA_MISSING);
+    assertThat(run.output()).contains(missing).contains("or set relays[0].create-schema: true");
+
+    DaemonProcess.Result list = cli("parked", "list", "--config", config.toString());
+    assertThat(list.exitCode()).as(list.output()).isEqualTo(OutboxRelayDaemon.EXIT_SCHEMA_MISSING);
+    assertThat(list.output()).contains(missing).doesNotContain("Failed: ");
+  }
+
+  @Test
+  void aRelaySettingTheBuilderRefusesExits2BeforeTheBrokerIsWaitedFor() throws Exception {
+    // A broker that never answers and a long startup-timeout: only a build before the wait exits
+    // 2 at once (the CDC builder refuses debezium max.batch.size; batch-size sets it).
+    DaemonProcess.Result r =
+        run(
+            config(pg.jdbcUrl(database), pg.user(), 0),
+            Map.of(
+                "OUTBOX_STARTUP_TIMEOUT", "10m",
+                "OUTBOX_RELAYS_0_MODE", "cdc",
+                "OUTBOX_RELAYS_0_DEBEZIUM_MAX_BATCH_SIZE", "10",
+                "OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_BOOTSTRAP_SERVERS", "127.0.0.1:1"));
+    assertThat(r.exitCode()).as(r.output()).isEqualTo(OutboxRelayDaemon.EXIT_CONFIG);
+    assertThat(r.output())
+        .contains("Invalid configuration: debeziumProperties.max.batch.size")
+        .doesNotContain("broker not reachable yet");
   }
 
   @Test
