@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.it.KafkaDbFixture;
 import dev.outboxrelay.relay.cdc.CdcRelay;
+import dev.outboxrelay.relay.cdc.CdcRelayBuilder;
 import dev.outboxrelay.testing.DeliveryCheck;
 import dev.outboxrelay.writer.Outbox;
 import java.sql.Connection;
@@ -15,6 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -91,6 +94,41 @@ abstract class OpenTransactionBehaviour extends KafkaDbFixture {
   }
 
   /**
+   * Kept rows ({@code keepPublishedFor}) are purged while A is open. The purge was one {@code
+   * DELETE} by {@code published_at}: a locking scan that waited for A while it held the relay's
+   * batch lock, so the stream stood still too. One row per transaction, so that only the purge can
+   * wait (an id list of one is a constant lookup).
+   */
+  @Test
+  void keptRowsArePurgedBesideAnOpenTransactionWithoutHoldingUpTheStream() throws Exception {
+    Duration window = Duration.ofSeconds(1);
+    started(b -> b.keepPublishedFor(window));
+    List<OutboxMessage> kept = messages("kept", 1, 1);
+    List<OutboxMessage> after = messages("after", 1, 1);
+    besideAnOpenTransaction(
+        kept,
+        after,
+        () -> {
+          commitAll(kept);
+          assertThat(acks.awaitAll(ids(kept), BOUND)).as("kept row acknowledged").isTrue();
+          // The purge runs at most once per window, for rows older than it: the time it needs.
+          Thread.sleep(window.multipliedBy(2).toMillis());
+          try {
+            await()
+                .alias("kept row purged while A is open")
+                .atMost(BOUND)
+                .until(
+                    () -> count("SELECT COUNT(*) FROM outbox WHERE aggregateid = 'kept-0'") == 0);
+          } catch (ConditionTimeoutException e) {
+            System.out.printf(
+                "[%s] waiting for locks: %s%n", getClass().getSimpleName(), lockWaits());
+            throw e;
+          }
+          return commitAll(after);
+        });
+  }
+
+  /**
    * Writer A inserts a row and keeps it uncommitted; then {@code release} makes the others' rows
    * available (commits them, or starts a relay that catches them up), and all of them must be
    * acknowledged within {@link #BOUND}. Then A commits: its row goes out too, nothing is lost and
@@ -139,16 +177,20 @@ abstract class OpenTransactionBehaviour extends KafkaDbFixture {
   }
 
   private CdcRelay started() {
+    return started(b -> b);
+  }
+
+  private CdcRelay started(UnaryOperator<CdcRelayBuilder> settings) {
     if (acks == null) {
       acks = new AckTimes(kafka()); // after setUp: the topic template is made there
     }
-    CdcRelay relay =
+    CdcRelayBuilder builder =
         CdcRelay.builder()
             .name("cdc_" + dataSource.getPoolName())
             .source(dataSource.getJdbcUrl(), dataSource.getUsername(), dataSource.getPassword())
             .dataSource(dataSource)
-            .publisher(acks)
-            .build();
+            .publisher(acks);
+    CdcRelay relay = settings.apply(builder).build();
     closeables.add(relay);
     return relay.start();
   }
