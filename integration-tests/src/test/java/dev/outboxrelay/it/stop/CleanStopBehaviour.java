@@ -30,7 +30,9 @@ abstract class CleanStopBehaviour extends KafkaDbFixture {
             .publisher(kafka())
             // A small change-event queue is full whenever publishing lags the stream, as it is
             // under any real backlog; that is when close() used to end in Debezium's ERROR.
-            .debeziumProperties(Map.of("max.batch.size", "20", "max.queue.size", "40"))
+            // batchSize is Debezium's max.batch.size (an override of that is refused at build()).
+            .batchSize(20)
+            .debeziumProperties(Map.of("max.queue.size", "40"))
             .build();
     closeables.add(relay);
     relay.start();

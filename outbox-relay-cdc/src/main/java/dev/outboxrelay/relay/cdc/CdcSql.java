@@ -42,10 +42,14 @@ final class CdcSql {
     return keepRows ? " AND " + dialect.quote("published_at") + " IS NULL" : "";
   }
 
+  /** Whether pending rows are read with shared locks (MySQL/MariaDB): see {@link #lockEach}. */
+  boolean locksToWait() {
+    return dialect != SqlDialect.POSTGRESQL;
+  }
+
   /**
-   * Which of these ids are still pending (not yet marked by any relay). On MySQL/MariaDB a
-   * transaction's binlog events can reach the relay before its InnoDB commit makes the row visible;
-   * a shared-lock read waits for that commit instead of taking the row for done.
+   * PostgreSQL: which of these ids are still pending (not yet marked by any relay), read after
+   * {@link #invisibleTxids} showed their transactions visible.
    */
   String stillPending(int ids) {
     return "SELECT "
@@ -57,12 +61,44 @@ final class CdcSql {
         + " IN ("
         + marks(ids)
         + ")"
-        + pending()
-        + waitForCommit();
+        + pending();
   }
 
-  private String waitForCommit() {
-    return dialect == SqlDialect.POSTGRESQL ? "" : " LOCK IN SHARE MODE";
+  /**
+   * MySQL/MariaDB: which of {@code n} rows, each named by a unique key ({@code id} or {@code seq}),
+   * are still pending; returns that key. A transaction's binlog events can reach the relay before
+   * its InnoDB commit makes the row visible: a shared-lock read of the row waits for that commit
+   * instead of taking the row for done.
+   *
+   * <p>Why one point SELECT per row, joined by UNION ALL, and not {@code key IN (...)}: a locking
+   * read locks every row it reads, not only those it returns, and reading a row that another
+   * transaction inserted and has not committed waits for that transaction to end. MariaDB 10.11
+   * EXPLAINs {@code SELECT id ... WHERE id IN (2 ids) LOCK IN SHARE MODE} on a 3-row table, and 500
+   * ids on 601 rows, as {@code type index}: a full scan of a secondary index (which holds the
+   * primary key) that waited for every open writer's uncommitted insert, rows the stream had not
+   * carried and might not carry for a long time, so delivery stood still until they ended ({@code
+   * FORCE INDEX (PRIMARY)} did not change the plan). A SELECT by {@code key = ?} on a unique NOT
+   * NULL key is read as a constant (EXPLAIN {@code const}) before any cost is weighed, whatever the
+   * table's size or statistics, so each member reads and locks its own row only; a key not in the
+   * table locks nothing (READ COMMITTED takes no gap locks, and InnoDB compares a unique search
+   * with the record before it locks it). The parameter is compared in the column's collation (a
+   * literal or parameter yields to a column), so the index stays usable whatever the connection's
+   * character set: {@code const} with utf8mb4, latin1, ascii, utf8mb4_bin and
+   * utf8mb4_unicode_520_ci tables under {@code SET NAMES} utf8mb4, utf8mb4_unicode_ci, latin1 and
+   * binary, as literals and as server-side prepared parameters.
+   */
+  String lockEach(OutboxColumn key, int n) {
+    String one =
+        "(SELECT "
+            + col(key)
+            + " FROM "
+            + outbox
+            + " WHERE "
+            + col(key)
+            + " = ?"
+            + pending()
+            + " LOCK IN SHARE MODE)";
+    return String.join(" UNION ALL ", Collections.nCopies(n, one));
   }
 
   /**
@@ -90,7 +126,11 @@ final class CdcSql {
         + col(SEQUENCE);
   }
 
-  /** Pending rows by sequence number, in no particular order; column 8 is the sequence. */
+  /**
+   * Pending rows by sequence number, in no particular order; column 8 is the sequence. A plain
+   * (consistent, non-locking) read: on MySQL/MariaDB the rows' commits are waited for first, by
+   * {@link #lockEach}, so this read may scan without waiting for anyone.
+   */
   String pendingBySeq(int seqs) {
     return "SELECT "
         + rowColumns()
@@ -101,8 +141,7 @@ final class CdcSql {
         + " IN ("
         + marks(seqs)
         + ")"
-        + pending()
-        + waitForCommit();
+        + pending();
   }
 
   /** Pending rows of one key, oldest first. */
@@ -156,8 +195,22 @@ final class CdcSql {
     return "DELETE FROM " + outbox + " WHERE " + col(ID) + " = ?";
   }
 
+  /** PostgreSQL: marks these rows done in one statement. */
   String markDone(int ids) {
-    String where = " WHERE " + col(ID) + " IN (" + marks(ids) + ")";
+    return mark(" WHERE " + col(ID) + " IN (" + marks(ids) + ")");
+  }
+
+  /**
+   * MySQL/MariaDB: marks one row done, found by its primary key: a range of one row whatever the
+   * table's size or statistics, so it locks that row only. A {@code DELETE ... WHERE id IN (...)}
+   * was planned as a full scan once the list was long relative to the table (see {@link
+   * #lockEach}), and a locking scan waits for every uncommitted insert it meets.
+   */
+  String markOne() {
+    return mark(" WHERE " + col(ID) + " = ?");
+  }
+
+  private String mark(String where) {
     return keepRows
         ? "UPDATE " + outbox + " SET " + dialect.quote("published_at") + " = " + now() + where
         : "DELETE FROM " + outbox + where;
@@ -174,25 +227,41 @@ final class CdcSql {
     return "SELECT aggregateid FROM " + parked;
   }
 
+  /** PostgreSQL: deletes at most {@code ?} rows published longer ago than {@code ?} ms. */
   String purge() {
+    return "DELETE FROM "
+        + outbox
+        + " WHERE "
+        + col(ID)
+        + " IN (SELECT "
+        + col(ID)
+        + " FROM "
+        + outbox
+        + " WHERE "
+        + publishedBefore()
+        + " LIMIT ?)";
+  }
+
+  /**
+   * MySQL/MariaDB: the purge's candidates, by a plain (non-locking) read. No index leads with
+   * {@code published_at}, so a {@code DELETE} by that condition would be a locking full scan,
+   * waiting for every uncommitted insert it meets; the candidates are deleted one by one by primary
+   * key ({@link #purgeOne}).
+   */
+  String purgeCandidates() {
+    return "SELECT " + col(ID) + " FROM " + outbox + " WHERE " + publishedBefore() + " LIMIT ?";
+  }
+
+  /** MySQL/MariaDB: deletes one purge candidate by primary key, if it is still published. */
+  String purgeOne() {
+    return "DELETE FROM " + outbox + " WHERE " + col(ID) + " = ? AND " + publishedBefore();
+  }
+
+  private String publishedBefore() {
     String published = dialect.quote("published_at");
     return dialect == SqlDialect.POSTGRESQL
-        ? "DELETE FROM "
-            + outbox
-            + " WHERE "
-            + col(ID)
-            + " IN (SELECT "
-            + col(ID)
-            + " FROM "
-            + outbox
-            + " WHERE "
-            + published
-            + " < now() - ? * interval '1 millisecond' LIMIT ?)"
-        : "DELETE FROM "
-            + outbox
-            + " WHERE "
-            + published
-            + " < CURRENT_TIMESTAMP(6) - INTERVAL ? * 1000 MICROSECOND LIMIT ?";
+        ? published + " < now() - ? * interval '1 millisecond'"
+        : published + " < CURRENT_TIMESTAMP(6) - INTERVAL ? * 1000 MICROSECOND";
   }
 
   /**

@@ -1,5 +1,8 @@
 package dev.outboxrelay.relay.cdc;
 
+import static dev.outboxrelay.core.OutboxColumn.ID;
+import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
+
 import dev.outboxrelay.core.internal.PendingRow;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -7,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,19 +21,34 @@ import java.util.UUID;
 import java.util.stream.LongStream;
 import javax.sql.DataSource;
 
-/** Runs {@link CdcSql} statements, each in its own auto-commit READ COMMITTED unit. */
+/**
+ * Runs {@link CdcSql} statements in READ COMMITTED, each in its own auto-commit unit except the
+ * MySQL/MariaDB marks and purges ({@link PointStatements}: one transaction per batch).
+ */
 final class CdcStore {
   private final DataSource dataSource;
   private final CdcSql sql;
+  private final PointStatements points;
 
   CdcStore(DataSource dataSource, CdcSql sql) {
     this.dataSource = dataSource;
     this.sql = sql;
+    this.points = new PointStatements(sql, this::connection);
   }
 
+  /**
+   * Which of these ids are still pending. MySQL/MariaDB: waits for the commit of a row whose
+   * transaction is still committing (see {@link CdcSql#lockEach}), and for no other transaction.
+   */
   Set<UUID> stillPending(List<UUID> ids) throws SQLException {
     Set<UUID> pending = new HashSet<>();
     if (ids.isEmpty()) {
+      return pending;
+    }
+    if (sql.locksToWait()) {
+      points.lockEach(ID, ids.stream().map(UUID::toString).toList()).stream()
+          .map(UUID::fromString)
+          .forEach(pending::add);
       return pending;
     }
     try (Connection c = connection();
@@ -78,8 +97,14 @@ final class CdcStore {
     return seqs.build().toArray();
   }
 
-  /** The rows of these sequence numbers still pending, in the order given. */
+  /**
+   * The rows of these sequence numbers still pending, in the order given. MySQL/MariaDB: their
+   * commits are waited for first, by point reads (see {@link CdcSql#lockEach}).
+   */
   List<PendingRow> pendingBySeq(long[] seqs, int from, int to) throws SQLException {
+    if (sql.locksToWait()) {
+      points.lockEach(SEQUENCE, Arrays.stream(seqs, from, to).boxed().toList());
+    }
     Map<Long, PendingRow> found = new HashMap<>();
     try (Connection c = connection();
         PreparedStatement ps = c.prepareStatement(sql.pendingBySeq(to - from))) {
@@ -144,8 +169,16 @@ final class CdcStore {
     }
   }
 
+  /**
+   * Marks these rows done. MySQL/MariaDB: one point statement per row by primary key (see {@link
+   * CdcSql#markOne}), in one transaction.
+   */
   void markDone(List<UUID> ids) throws SQLException {
     if (ids.isEmpty()) {
+      return;
+    }
+    if (sql.locksToWait()) {
+      points.eachById(sql.markOne(), ids.stream().map(UUID::toString).toList(), null);
       return;
     }
     try (Connection c = connection();
@@ -178,7 +211,25 @@ final class CdcStore {
     return keys;
   }
 
+  /** Deletes at most {@code limit} rows published longer ago than the window; returns how many. */
   int purge(Duration window, int limit) throws SQLException {
+    if (sql.locksToWait()) {
+      List<String> ids = new ArrayList<>();
+      try (Connection c = connection();
+          PreparedStatement ps = c.prepareStatement(sql.purgeCandidates())) {
+        ps.setLong(1, window.toMillis());
+        ps.setInt(2, limit);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            ids.add(rs.getString(1));
+          }
+        }
+      }
+      if (!ids.isEmpty()) {
+        points.eachById(sql.purgeOne(), ids, window.toMillis());
+      }
+      return ids.size();
+    }
     try (Connection c = connection();
         PreparedStatement ps = c.prepareStatement(sql.purge())) {
       ps.setLong(1, window.toMillis());

@@ -1,0 +1,14 @@
+package dev.outboxrelay.it.cdc;
+
+import dev.outboxrelay.testing.DatabaseExtension;
+import dev.outboxrelay.testing.DatabaseServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class PostgresCdcOpenTransactionIT extends OpenTransactionBehaviour {
+  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
+
+  @Override
+  protected DatabaseServer database() {
+    return DB.server();
+  }
+}

@@ -1,0 +1,51 @@
+package dev.outboxrelay.relay.cdc;
+
+import static dev.outboxrelay.core.OutboxColumn.ID;
+import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.SqlDialect;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shape of the statements that lock rows on MySQL/MariaDB: each names one row by a unique key
+ * (an {@code IN} list can be planned as a locking scan); the behaviour is checked on a real server
+ * by {@code MariaDbCdcOpenTransactionIT}.
+ */
+class CdcSqlTest {
+  private final CdcSql mariadb = new CdcSql(OutboxTable.defaults(), SqlDialect.MARIADB, false);
+  private final CdcSql kept = new CdcSql(OutboxTable.defaults(), SqlDialect.MARIADB, true);
+  private final CdcSql postgres = new CdcSql(OutboxTable.defaults(), SqlDialect.POSTGRESQL, false);
+
+  @Test
+  void lockingReadsAreOnePointSelectPerRow() {
+    assertThat(mariadb.lockEach(ID, 3))
+        .isEqualTo(
+            String.join(
+                " UNION ALL ",
+                java.util.Collections.nCopies(
+                    3, "(SELECT `id` FROM `outbox` WHERE `id` = ? LOCK IN SHARE MODE)")));
+    assertThat(kept.lockEach(SEQUENCE, 1))
+        .isEqualTo(
+            "(SELECT `seq` FROM `outbox` WHERE `seq` = ? AND `published_at` IS NULL"
+                + " LOCK IN SHARE MODE)");
+    assertThat(mariadb.locksToWait()).isTrue();
+  }
+
+  @Test
+  void marksAndPurgesNameOneRowByPrimaryKey() {
+    assertThat(mariadb.markOne()).isEqualTo("DELETE FROM `outbox` WHERE `id` = ?");
+    assertThat(kept.markOne())
+        .isEqualTo("UPDATE `outbox` SET `published_at` = CURRENT_TIMESTAMP(6) WHERE `id` = ?");
+    assertThat(kept.purgeOne()).startsWith("DELETE FROM `outbox` WHERE `id` = ? AND ");
+    assertThat(kept.purgeCandidates()).startsWith("SELECT `id` FROM `outbox` WHERE ");
+  }
+
+  @Test
+  void postgresReadsLockNothing() {
+    assertThat(postgres.locksToWait()).isFalse();
+    assertThat(postgres.stillPending(2)).doesNotContain("LOCK").contains("IN (?, ?)");
+    assertThat(postgres.pendingBySeq(2)).doesNotContain("LOCK");
+  }
+}
