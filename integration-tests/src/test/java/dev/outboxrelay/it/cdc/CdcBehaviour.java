@@ -5,19 +5,25 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.PublishException;
+import dev.outboxrelay.core.RelayListener;
+import dev.outboxrelay.core.RetriablePublishException;
 import dev.outboxrelay.it.KafkaDbFixture;
 import dev.outboxrelay.it.SlowAcks;
 import dev.outboxrelay.relay.cdc.CdcPositionLostException;
 import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.cdc.CdcRelayBuilder;
 import dev.outboxrelay.testing.DeliveryCheck;
+import dev.outboxrelay.testing.FaultyPublisher;
 import dev.outboxrelay.testing.Workload;
 import dev.outboxrelay.writer.Outbox;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /** CDC-relay behaviour beyond the relay contract; a subclass per database. */
@@ -160,5 +166,47 @@ abstract class CdcBehaviour extends KafkaDbFixture {
         .until(() -> count("SELECT COUNT(*) FROM outbox WHERE published_at IS NOT NULL") == 3);
     await().atMost(Duration.ofSeconds(30)).until(() -> count("SELECT COUNT(*) FROM outbox") == 0);
     assertThat(receivedIds("kept")).hasSize(3);
+  }
+
+  /**
+   * The daemon's readiness goes down on {@code onRetry} and up on {@code onPublished}: a round in
+   * which the broker acknowledged nothing reports each key's failure, and never an empty publish.
+   */
+  @Test
+  void aBrokerOutageIsReportedToTheListenerEveryRound() throws Exception {
+    AtomicBoolean down = new AtomicBoolean(true);
+    List<String> calls = new CopyOnWriteArrayList<>();
+    RelayListener listener =
+        new RelayListener() {
+          @Override
+          public void onPublished(List<OutboxMessage> messages, Duration latency) {
+            calls.add("published " + messages.size());
+          }
+
+          @Override
+          public void onRetry(OutboxMessage m, PublishException f, int attempt, Duration delay) {
+            calls.add("retry " + attempt + " " + f.isRetriable());
+          }
+        };
+    RetriablePublishException unavailable = new RetriablePublishException("broker down", null);
+    started(
+        relay()
+            .publisher(new FaultyPublisher(kafka(), m -> down.get() ? unavailable : null))
+            .backoff(Duration.ofMillis(100), Duration.ofMillis(400))
+            .listener(listener));
+    commit("outage", 5);
+    await().atMost(Duration.ofSeconds(30)).until(() -> calls.contains("retry 2 true"));
+    assertThat(calls).as("before the broker is back").allMatch(c -> c.startsWith("retry "));
+    down.set(false);
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("outage").size() == 5);
+    await().atMost(Duration.ofSeconds(5)).until(() -> published(calls) == 5);
+    assertThat(calls).doesNotContain("published 0");
+  }
+
+  private static int published(List<String> calls) {
+    return calls.stream()
+        .filter(c -> c.startsWith("published "))
+        .mapToInt(c -> Integer.parseInt(c.substring("published ".length())))
+        .sum();
   }
 }

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -42,13 +43,14 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private final CountDownLatch established = new CountDownLatch(1);
   private long nextPurgeNanos;
 
-  CdcProcessor(CdcRelayConfig config, CdcStore store) {
+  /** {@code debezium}: the engine's effective settings ({@link DebeziumConfig#of}). */
+  CdcProcessor(CdcRelayConfig config, CdcStore store, Properties debezium) {
     this.config = config;
     this.store = store;
     this.events = new OutboxEvents(config.table());
     this.holds = new KeyHolds(config.backoff());
     this.publishing = new Publishing(config, store, holds, () -> running);
-    this.stopDrain = new StopDrain(config.debezium());
+    this.stopDrain = new StopDrain(debezium);
   }
 
   @Override
@@ -155,6 +157,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     int attempt = 0;
     boolean check = !justRead;
     while (!rows.isEmpty()) {
+      Duration delay = Duration.ofMillis(config.backoff().apply(++attempt));
       try {
         if (check) {
           Set<UUID> pending = store.stillPending(rows.stream().map(PendingRow::id).toList());
@@ -164,10 +167,11 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
         if (publishing.publish(rows) == Publishing.Outcome.PROGRESS) {
           return;
         }
+        publishing.retrying(attempt, delay);
       } catch (SQLException e) {
         log.warn("{} - database error, retrying: {}", config.name(), e.getMessage());
       }
-      pause(Duration.ofMillis(config.backoff().apply(++attempt)));
+      pause(delay);
     }
   }
 
@@ -276,7 +280,8 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
         return;
       }
       if (publishing.publish(rows) == Publishing.Outcome.OUTAGE) {
-        holds.block(key);
+        Duration delay = holds.block(key);
+        publishing.retrying(holds.attempts(key), delay);
       }
       if (holds.isHeld(key) || holds.isParked(key)) {
         holds.drainFailed();
@@ -309,6 +314,21 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   void stop() {
     stopDrain.touch();
     running = false;
+  }
+
+  /**
+   * After {@link #stop()}: waits, at most {@code max}, for a batch in progress to end (it still
+   * marks what the broker acknowledged), so that the stop's quiet period is not spent inside it.
+   *
+   * @return false if the batch was still in progress at {@code max}
+   */
+  boolean awaitIdle(Duration max) throws InterruptedException {
+    if (!lock.tryLock(max.toNanos(), TimeUnit.NANOSECONDS)) {
+      return false;
+    }
+    lock.unlock();
+    stopDrain.touch();
+    return true;
   }
 
   StopDrain stopDrain() {

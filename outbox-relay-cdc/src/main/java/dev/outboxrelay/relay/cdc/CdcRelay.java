@@ -124,7 +124,9 @@ public final class CdcRelay implements AutoCloseable {
       log.error("{}", e.getMessage());
       throw e;
     }
-    processor = new CdcProcessor(config, new CdcStore(config.dataSource(), sql));
+    processor =
+        new CdcProcessor(
+            config, new CdcStore(config.dataSource(), sql), DebeziumConfig.of(config, sql));
     engineThread = Executors.newSingleThreadExecutor(r -> thread(r, ""));
     startEngine();
     maintenance = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "-maintenance"));
@@ -269,9 +271,14 @@ public final class CdcRelay implements AutoCloseable {
   private void drain() {
     try {
       Duration quiet = config.pollInterval().plus(DRAIN_QUIET);
-      if (!processor.stopDrain().awaitCaughtUp(quiet, DRAIN_MAX)) {
+      long start = System.nanoTime();
+      // The batch in progress at the stop marks what the broker acknowledged; then the drain.
+      boolean idle = processor.awaitIdle(DRAIN_MAX);
+      Duration left = DRAIN_MAX.minusNanos(System.nanoTime() - start);
+      if (!idle || !processor.stopDrain().awaitCaughtUp(quiet, left)) {
         log.warn(
-            "{} - Debezium still reads a backlog after {}; stopping it anyway (Debezium may log"
+            "{} - a batch still in progress or Debezium still reading a backlog after {}; stopping"
+                + " anyway (Debezium may log"
                 + " \"Producer failure\" with an InterruptedException: harmless at a stop)",
             config.name(),
             DRAIN_MAX);

@@ -33,6 +33,7 @@ final class Publishing {
 
   private final java.util.function.BooleanSupplier live;
   private Duration latency = Duration.ZERO;
+  private List<PublishResult> outage = List.of();
 
   Publishing(
       CdcRelayConfig config,
@@ -45,7 +46,11 @@ final class Publishing {
     this.live = live;
   }
 
-  /** A stopped relay neither sends nor marks any more, as a killed process would not. */
+  /**
+   * A stopped relay sends nothing more. What the broker acknowledged before is still marked (as the
+   * polling relay does at a graceful stop): otherwise up to a batch would go out again after every
+   * clean stop. The caller stores the batch's position only after this returned.
+   */
   private void checkLive() throws InterruptedException {
     if (!live.getAsBoolean()) {
       throw new RelayStopping(config.name());
@@ -74,7 +79,6 @@ final class Publishing {
     List<PublishResult> results =
         BatchOutcome.publish(config.publisher(), send, config.publishTimeout());
     latency = Duration.ofNanos(System.nanoTime() - start);
-    checkLive();
     return apply(rows, results, stopped);
   }
 
@@ -87,15 +91,9 @@ final class Publishing {
           r.failure().orElseThrow().getMessage());
     }
     store.markDone(outcome.acknowledged().stream().map(OutboxMessage::id).toList());
-    Duration took = latency;
-    safely(() -> config.listener().onPublished(outcome.acknowledged(), took));
     List<PublishResult> transient_ = outcome.transientFailures();
     if (outcome.isOutage()) {
-      log.warn(
-          "{} - none of {} messages acknowledged: {}",
-          config.name(),
-          results.size(),
-          transient_.get(0).failure().orElseThrow().getMessage());
+      outage = transient_; // reported by retrying(...), with the caller's attempt and delay
       return Outcome.OUTAGE;
     }
     for (PublishResult r : transient_) {
@@ -111,7 +109,36 @@ final class Publishing {
           delay.toMillis(),
           r.failure().orElseThrow().getMessage());
     }
+    // Last, as in the polling relay: a round with acknowledgements is an answer from the broker
+    // (readiness), even if a key in it failed. Never with an empty list (a listener counts it).
+    List<OutboxMessage> done = outcome.acknowledged();
+    if (!done.isEmpty()) {
+      Duration took = latency;
+      safely(() -> config.listener().onPublished(done, took));
+    }
     return Outcome.PROGRESS;
+  }
+
+  /**
+   * After {@link Outcome#OUTAGE}: the round is retried after {@code delay}. Tells the listener each
+   * key's failure, as the polling relay does (the daemon's readiness goes down on it), and logs
+   * once.
+   */
+  void retrying(int attempt, Duration delay) {
+    for (PublishResult r : outage) {
+      safely(
+          () -> config.listener().onRetry(r.message(), r.failure().orElseThrow(), attempt, delay));
+    }
+    if (!outage.isEmpty()) {
+      log.warn(
+          "{} - nothing acknowledged ({} keys failed, attempt {}), retrying in ~{} ms: {}",
+          config.name(),
+          outage.size(),
+          attempt,
+          delay.toMillis(),
+          outage.get(0).failure().orElseThrow().getMessage());
+    }
+    outage = List.of();
   }
 
   private void safely(Runnable callback) {

@@ -16,7 +16,10 @@ import java.util.concurrent.TimeUnit;
  * until the engine interrupts it. Thread-safe.
  */
 final class StopDrain {
-  /** Batches this small, in a row, mean the producer has caught up (see {@link #onBatch}). */
+  /**
+   * Batches under a quarter of max.batch.size, this many in a row, mean the producer has caught up
+   * (see {@link #onBatch}).
+   */
   private static final int SMALL_IN_A_ROW = 3;
 
   private final int smallBatch;
@@ -25,12 +28,20 @@ final class StopDrain {
   private volatile boolean caughtUp;
   private int smallInARow;
 
+  /**
+   * @param debezium the settings the engine really runs with ({@link DebeziumConfig#of}: the
+   *     relay's merged with the user's), so {@code max.batch.size} is the relay's batchSize
+   */
   StopDrain(Properties debezium) {
-    // A producer that still reads a backlog hands over batches near max.batch.size each poll
-    // interval; once it has caught up, only what is being written. A sixteenth of the queue cannot
-    // fill it in the moment between the engine's two steps.
-    int queue = Integer.parseInt(debezium.getProperty("max.queue.size", "8192"));
-    this.smallBatch = Math.max(1, queue / 16);
+    // Debezium's poll hands over a full max.batch.size as soon as the queue holds one: while the
+    // producer is blocked on a full queue, or outruns the discarding consumer, every batch is full.
+    // A batch under a quarter of max.batch.size means the poll emptied the queue and the producer
+    // added less than a quarter batch while it waited; three in a row, and it reads no backlog.
+    // The queue (at least 4 x max.batch.size by default, always larger than a batch) then has room
+    // for what it reads between the engine's two close steps. Compared against the batch size in
+    // force: a threshold from max.queue.size (8192/16 = 512) counted every 500-row batch as small.
+    int batch = Integer.parseInt(debezium.getProperty("max.batch.size", "2048").trim());
+    this.smallBatch = Math.max(1, batch / 4); // tiny batches: only the quiet period counts
   }
 
   /** The relay stops, or a batch in progress ended at the stop: the quiet period starts again. */
@@ -42,7 +53,7 @@ final class StopDrain {
   void onBatch(int size) {
     lastBatchNanos = System.nanoTime();
     synchronized (this) {
-      smallInARow = size <= smallBatch ? smallInARow + 1 : 0;
+      smallInARow = size < smallBatch ? smallInARow + 1 : 0;
       caughtUp |= smallInARow >= SMALL_IN_A_ROW;
     }
     if (caughtUp) {

@@ -2,36 +2,62 @@ package dev.outboxrelay.relay.cdc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.testing.InMemoryPublisher;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 
-/** The clean stop's decisions, without Debezium: when the reader counts as caught up. */
+/**
+ * The clean stop's decisions, without Debezium: when the reader counts as caught up. The drain is
+ * built as the relay builds it, from the engine's effective settings with the relay's defaults.
+ */
 class StopDrainTest {
   private static final Duration LONG = Duration.ofMinutes(1);
 
-  private static StopDrain drain(int maxQueueSize) {
-    Properties p = new Properties();
-    p.setProperty("max.queue.size", String.valueOf(maxQueueSize));
+  /** The relay's defaults: batchSize 500 (Debezium's max.batch.size), max.queue.size 8192. */
+  private static StopDrain drain() {
+    CdcRelayConfig c =
+        CdcRelay.builder()
+            .source("jdbc:postgresql://db/shop", "cdc", "s3cret")
+            .dataSource(new PGSimpleDataSource())
+            .publisher(new InMemoryPublisher())
+            .build()
+            .config();
+    Properties p =
+        DebeziumConfig.of(c, new CdcSql(OutboxTable.defaults(), SqlDialect.POSTGRESQL, false));
+    assertThat(p).containsEntry("max.batch.size", "500").containsEntry("max.queue.size", "8192");
     return new StopDrain(p);
   }
 
   @Test
   void fullBatchesMeanTheReaderStillReadsABacklog() throws Exception {
-    StopDrain d = drain(160); // small batches: at most 10 records
+    StopDrain d = drain();
     d.touch();
     for (int i = 0; i < 10; i++) {
-      d.onBatch(i % 3 == 2 ? 40 : 10); // never three small ones in a row
+      d.onBatch(500); // a queue with a backlog hands over full batches
+    }
+    assertThat(d.awaitCaughtUp(LONG, Duration.ofMillis(50))).isFalse();
+  }
+
+  @Test
+  void batchesOfAQuarterOrMoreNeverCountAsSmall() throws Exception {
+    StopDrain d = drain();
+    d.touch();
+    for (int i = 0; i < 10; i++) {
+      d.onBatch(i % 3 == 2 ? 125 : 10); // never three under a quarter of 500 in a row
     }
     assertThat(d.awaitCaughtUp(LONG, Duration.ofMillis(50))).isFalse();
   }
 
   @Test
   void threeSmallBatchesInARowMeanCaughtUpAndTheThirdWaitsForTheEngine() throws Exception {
-    StopDrain d = drain(160);
+    StopDrain d = drain();
     d.touch();
-    d.onBatch(10);
+    d.onBatch(124);
     d.onBatch(3);
     Thread polling = new Thread(() -> d.onBatch(0));
     polling.start();
@@ -45,7 +71,7 @@ class StopDrainTest {
 
   @Test
   void noBatchForTheQuietPeriodMeansCaughtUp() throws Exception {
-    StopDrain d = drain(8192);
+    StopDrain d = drain();
     d.touch();
     long t0 = System.nanoTime();
     assertThat(d.awaitCaughtUp(Duration.ofMillis(100), LONG)).isTrue();
@@ -54,7 +80,7 @@ class StopDrainTest {
 
   @Test
   void releaseLetsAHeldPollingThreadGo() throws Exception {
-    StopDrain d = drain(16); // a sixteenth of the queue: batches of at most 1
+    StopDrain d = drain();
     for (int i = 0; i < 2; i++) {
       d.onBatch(1);
     }

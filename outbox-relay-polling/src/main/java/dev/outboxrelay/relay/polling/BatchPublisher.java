@@ -120,7 +120,10 @@ final class BatchPublisher {
       leases.invalidate();
       safely(() -> config.listener().onFenced(done.size() - marked));
     }
-    safely(() -> config.listener().onPublished(done, latency));
+    if (!done.isEmpty()) {
+      // An empty call would count as the broker's answer (the daemon's readiness) after an outage.
+      safely(() -> config.listener().onPublished(done, latency));
+    }
     return outage ? Outcome.ALL_FAILED_RETRIABLE : Outcome.PROGRESS;
   }
 
