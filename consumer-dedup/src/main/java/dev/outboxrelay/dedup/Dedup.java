@@ -5,6 +5,7 @@ import dev.outboxrelay.dedup.internal.Backoff;
 import dev.outboxrelay.dedup.internal.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -90,6 +91,38 @@ public final class Dedup {
     };
   }
 
+  /**
+   * The batch form of {@link #decorate}, joining the caller's transaction: records the ids of a
+   * batch in one statement (an id twice in the batch counts once) and, with the high-water mark on,
+   * advances the keys' marks, then returns one outcome per message in order. Run the handler of
+   * exactly the {@link Outcome#PROCESSED} messages on the same connection before the caller
+   * commits; skip the others. The ids are locked until the caller commits or rolls back.
+   *
+   * @throws SQLException if the database failed (roll back)
+   */
+  public List<Outcome> claim(Connection connection, List<MessageIdentity> identities)
+      throws SQLException {
+    List<Outcome> outcomes = claimSilently(connection, identities);
+    for (int i = 0; i < outcomes.size(); i++) {
+      reportUnordered(identities.get(i), outcomes.get(i));
+    }
+    return outcomes;
+  }
+
+  /**
+   * A batch handler that runs {@code handler} for a batch's new messages and records the batch's
+   * ids in one local transaction of the store's data source, then commits: one transaction per
+   * batch instead of one per message. If the handler fails the batch rolls back and runs again
+   * split, so the messages before the failing one commit exactly once (at the index a {@link
+   * DedupBatchItemException} names, else by bisection); the outcome carries the failure and where
+   * it happened. Deadlocks and serialization failures rerun the whole transaction, up to {@code
+   * maxAttempts}. Use {@link DedupBatchHandler#each} for a per-message handler.
+   */
+  public <M> BatchHandler<M> transactionalBatch(
+      Function<? super M, MessageIdentity> identity, DedupBatchHandler<M> handler) {
+    return new BatchTransactions<>(this, identity, handler);
+  }
+
   private <M> Outcome apply(Connection c, M message, MessageIdentity id, DedupHandler<M> handler)
       throws SQLException {
     if (!store.sql(c).insertId(c, group, id.id())) {
@@ -129,7 +162,32 @@ public final class Dedup {
     listener.onUnorderedSequence(group, id);
   }
 
-  private void retrying(MessageIdentity id, int attempt, Exception e) {
+  /** {@link #claim} without reporting: the transactional batch reports after commit. */
+  List<Outcome> claimSilently(Connection connection, List<MessageIdentity> identities)
+      throws SQLException {
+    return DedupBatch.claim(
+        connection, store.batchSql(connection), group, highWaterMark, identities);
+  }
+
+  void committed(MessageIdentity id, Outcome outcome) {
+    LOG.debug("{} - Message {} {}", group, id.id(), outcome);
+    reportUnordered(id, outcome);
+    listener.onOutcome(group, id, outcome);
+  }
+
+  void failed(MessageIdentity id, Exception e) {
+    listener.onFailure(group, id, e);
+  }
+
+  int maxAttempts() {
+    return maxAttempts;
+  }
+
+  Backoff retryBackoff() {
+    return backoff;
+  }
+
+  void retrying(MessageIdentity id, int attempt, Exception e) {
     LOG.warn(
         "{} - Message {} attempt {} rolled back, retrying: {}",
         group,

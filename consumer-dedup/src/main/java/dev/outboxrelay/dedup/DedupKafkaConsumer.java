@@ -1,6 +1,7 @@
 package dev.outboxrelay.dedup;
 
 import dev.outboxrelay.dedup.internal.Backoff;
+import dev.outboxrelay.dedup.internal.BatchSizer;
 import dev.outboxrelay.dedup.internal.OffsetCommitter;
 import dev.outboxrelay.dedup.internal.PartitionProgress;
 import java.time.Duration;
@@ -16,13 +17,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Kafka consumer loop on its own thread that runs each record's handler and dedup record in one
- * database transaction and commits offsets to Kafka only after that transaction committed
- * (auto-commit off; {@code commitSync} after each polled batch, or each record). A failed record is
- * sought back to and its partition paused for a backoff, then redelivered; other partitions keep
- * flowing. On revocation the processed offsets of the revoked partitions are committed and the rest
- * is dropped. Create with {@link #builder()}; {@link #start()} once, {@link #close()} to stop.
- * Thread-safe for start and close.
+ * A Kafka consumer loop on its own thread that runs the handler and the dedup records of each
+ * polled batch of a partition in one database transaction (batch mode, the default; or one
+ * transaction per record) and commits offsets to Kafka only after that transaction committed
+ * (auto-commit off; {@code commitSync} after each poll, or each transaction). When a record fails,
+ * the records before it commit once, the failed one is sought back to and its partition paused for
+ * a backoff, then redelivered with the rest; other partitions keep flowing. On revocation the
+ * processed offsets of the revoked partitions are committed and the rest is dropped. Create with
+ * {@link #builder()}; {@link #start()} once, {@link #close()} to stop. Thread-safe for start and
+ * close.
  */
 public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DedupKafkaConsumer.class);
@@ -30,6 +33,8 @@ public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
   private final String name;
   private final Consumer<K, V> consumer;
   private final MessageHandler<ConsumerRecord<K, V>> handler;
+  private final BatchHandler<ConsumerRecord<K, V>> batchHandler;
+  private final BatchSizer batchSizer;
   private final Collection<String> topics;
   private final Duration pollTimeout;
   private final boolean commitPerRecord;
@@ -42,7 +47,14 @@ public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
   DedupKafkaConsumer(DedupKafkaConsumerBuilder<K, V> b, Consumer<K, V> consumer) {
     this.name = b.name;
     this.consumer = consumer;
-    this.handler = KafkaDedup.recordHandler(b.dedup, b.handler);
+    this.handler = b.perRecord ? KafkaDedup.recordHandler(b.dedup, b.handler) : null;
+    this.batchHandler =
+        b.perRecord
+            ? null
+            : b.dedup.transactionalBatch(
+                KafkaDedup::identity,
+                b.batchHandler != null ? b.batchHandler : DedupBatchHandler.each(b.handler));
+    this.batchSizer = new BatchSizer(b.batchMaxRecords, b.batchMaxTime);
     this.topics = List.copyOf(b.topics);
     this.pollTimeout = b.pollTimeout;
     this.commitPerRecord = b.commitPerRecord;
@@ -110,6 +122,10 @@ public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
   }
 
   private void consume(TopicPartition tp, List<ConsumerRecord<K, V>> records) {
+    if (batchHandler != null) {
+      consumeBatches(tp, records);
+      return;
+    }
     for (ConsumerRecord<K, V> record : records) {
       if (!running) {
         return;
@@ -117,16 +133,7 @@ public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
       try {
         handler.handle(record);
       } catch (RuntimeException e) {
-        int attempt = progress.failed(tp, failureBackoff);
-        LOG.warn(
-            "{} - {} offset {} failed (attempt {}), redelivering after backoff: {}",
-            name,
-            tp,
-            record.offset(),
-            attempt,
-            e.toString());
-        consumer.seek(tp, record.offset());
-        consumer.pause(List.of(tp));
+        failed(tp, record, e);
         return;
       }
       progress.processed(tp, record.offset() + 1);
@@ -134,6 +141,41 @@ public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
         committer.commit(progress.pending(List.of(tp)));
       }
     }
+  }
+
+  /** One transaction per batch; on a failure the records before it are committed already. */
+  private void consumeBatches(TopicPartition tp, List<ConsumerRecord<K, V>> records) {
+    for (int from = 0; from < records.size() && running; ) {
+      List<ConsumerRecord<K, V>> batch =
+          records.subList(from, Math.min(records.size(), from + batchSizer.next()));
+      long started = System.nanoTime();
+      BatchOutcome outcome = batchHandler.handle(batch);
+      batchSizer.took(outcome.committed(), System.nanoTime() - started);
+      if (outcome.committed() > 0) {
+        progress.processed(tp, batch.get(outcome.committed() - 1).offset() + 1);
+      }
+      if (!outcome.complete()) {
+        failed(tp, batch.get(outcome.committed()), outcome.failure());
+        return;
+      }
+      if (commitPerRecord) {
+        committer.commit(progress.pending(List.of(tp)));
+      }
+      from += batch.size();
+    }
+  }
+
+  private void failed(TopicPartition tp, ConsumerRecord<K, V> record, RuntimeException e) {
+    int attempt = progress.failed(tp, failureBackoff);
+    LOG.warn(
+        "{} - {} offset {} failed (attempt {}), redelivering after backoff: {}",
+        name,
+        tp,
+        record.offset(),
+        attempt,
+        e.toString());
+    consumer.seek(tp, record.offset());
+    consumer.pause(List.of(tp));
   }
 
   private void closeConsumer() {

@@ -2,6 +2,7 @@ package dev.outboxrelay.dedup;
 
 import dev.outboxrelay.core.OutboxDatabaseException;
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.dedup.internal.BatchSql;
 import dev.outboxrelay.dedup.internal.DedupSql;
 import dev.outboxrelay.dedup.internal.Schema;
 import java.sql.Connection;
@@ -23,6 +24,7 @@ public final class DedupStore {
   private final String markTableName;
   private final int purgeBatchSize;
   private volatile DedupSql sql;
+  private volatile BatchSql batchSql;
 
   DedupStore(DedupStoreBuilder b) {
     this.dataSource = b.dataSource;
@@ -104,6 +106,15 @@ public final class DedupStore {
     if (s == null) {
       s = new DedupSql(SqlDialect.of(c), tableName, markTableName);
       sql = s;
+    }
+    return s;
+  }
+
+  BatchSql batchSql(Connection c) {
+    BatchSql s = batchSql;
+    if (s == null) {
+      s = new BatchSql(SqlDialect.of(c), tableName, markTableName, sql(c));
+      batchSql = s;
     }
     return s;
   }

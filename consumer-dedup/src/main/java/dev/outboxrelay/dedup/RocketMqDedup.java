@@ -43,13 +43,25 @@ public final class RocketMqDedup {
   }
 
   /**
-   * An orderly listener (per-queue order, so the high-water mark may be on). On a failure it
-   * returns {@code SUSPEND_CURRENT_QUEUE_A_MOMENT}: the queue pauses for the consumer's {@code
-   * suspendCurrentQueueTimeMillis} (default 1 s) and the batch is redelivered; messages of the
-   * batch that already committed are then skipped as duplicates.
+   * An orderly listener (per-queue order, so the high-water mark may be on). Each delivered batch
+   * ({@code consumeMessageBatchMaxSize}, default 1) runs in one database transaction. On a failure
+   * the messages before the failed one commit, and the listener returns {@code
+   * SUSPEND_CURRENT_QUEUE_A_MOMENT}: the queue pauses for the consumer's {@code
+   * suspendCurrentQueueTimeMillis} (default 1 s) and the whole batch is redelivered; its committed
+   * messages are then skipped as duplicates.
    */
   public static MessageListenerOrderly orderly(Dedup dedup, DedupHandler<MessageExt> handler) {
-    MessageHandler<MessageExt> h = dedup.transactional(RocketMqDedup::identity, handler);
+    return orderlyBatch(dedup, DedupBatchHandler.each(handler));
+  }
+
+  /**
+   * As {@link #orderly(Dedup, DedupHandler)} with a handler that takes the batch's new messages in
+   * one call; throw {@link DedupBatchItemException} to name the failed one, else the batch is split
+   * to find it.
+   */
+  public static MessageListenerOrderly orderlyBatch(
+      Dedup dedup, DedupBatchHandler<MessageExt> handler) {
+    BatchHandler<MessageExt> h = dedup.transactionalBatch(RocketMqDedup::identity, handler);
     return (messages, context) ->
         firstFailure(h, messages) < 0
             ? ConsumeOrderlyStatus.SUCCESS
@@ -63,8 +75,9 @@ public final class RocketMqDedup {
   }
 
   /**
-   * A concurrent listener. Messages of a batch before the first failure are acknowledged ({@code
-   * ackIndex}); the failed one and the rest go back with {@code RECONSUME_LATER} semantics.
+   * A concurrent listener. Each delivered batch runs in one database transaction; on a failure the
+   * messages before the failed one commit and are acknowledged ({@code ackIndex}), the failed one
+   * and the rest go back with {@code RECONSUME_LATER} semantics.
    *
    * @param delayLevelWhenNextConsume 0 = the broker's schedule (10 s, 30 s, 1 min, ...), 1–18 =
    *     that delay level of the broker (level 1 = 1 s by default)
@@ -82,7 +95,8 @@ public final class RocketMqDedup {
       throw new OutboxConfigException(
           "delayLevelWhenNextConsume", delayLevelWhenNextConsume, "must be between 0 and 18");
     }
-    MessageHandler<MessageExt> h = dedup.transactional(RocketMqDedup::identity, handler);
+    BatchHandler<MessageExt> h =
+        dedup.transactionalBatch(RocketMqDedup::identity, DedupBatchHandler.each(handler));
     return (messages, context) -> {
       int failed = firstFailure(h, messages);
       if (failed < 0) {
@@ -96,22 +110,19 @@ public final class RocketMqDedup {
     };
   }
 
-  /** Handles in order until one fails; its index, or -1 if all committed. */
-  private static int firstFailure(MessageHandler<MessageExt> handler, List<MessageExt> messages) {
-    for (int i = 0; i < messages.size(); i++) {
-      MessageExt m = messages.get(i);
-      try {
-        handler.handle(m);
-      } catch (RuntimeException e) {
-        LOG.warn(
-            "Message {} (broker id {}, reconsume {}) failed, redelivering: {}",
-            m.getUserProperty(MessageContract.HEADER_ID),
-            m.getMsgId(),
-            m.getReconsumeTimes(),
-            e.toString());
-        return i;
-      }
+  /** Handles the batch in one transaction; the index of the failed message, or -1. */
+  private static int firstFailure(BatchHandler<MessageExt> handler, List<MessageExt> messages) {
+    BatchOutcome outcome = handler.handle(messages);
+    if (outcome.complete()) {
+      return -1;
     }
-    return -1;
+    MessageExt m = messages.get(outcome.committed());
+    LOG.warn(
+        "Message {} (broker id {}, reconsume {}) failed, redelivering: {}",
+        m.getUserProperty(MessageContract.HEADER_ID),
+        m.getMsgId(),
+        m.getReconsumeTimes(),
+        outcome.failure().toString());
+    return outcome.committed();
   }
 }

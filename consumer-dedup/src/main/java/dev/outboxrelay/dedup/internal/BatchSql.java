@@ -1,0 +1,196 @@
+package dev.outboxrelay.dedup.internal;
+
+import dev.outboxrelay.core.SqlDialect;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The batch statements of one dedup store: a batch's ids in one statement that tells which are new,
+ * its keys' high-water marks locked and read in one, advanced in one. Callers pass ids and keys
+ * distinct and sorted, so two transactions lock them in the same order. Immutable.
+ */
+public final class BatchSql {
+  /** The mark of a key that had none before this transaction created its row. */
+  public static final long NO_MARK = Long.MIN_VALUE;
+
+  private final SqlDialect dialect;
+  private final String table;
+  private final String marks;
+  private final DedupSql single;
+
+  public BatchSql(SqlDialect dialect, String table, String markTable, DedupSql single) {
+    this.dialect = dialect;
+    this.table = dialect.quote(table);
+    this.marks = dialect.quote(markTable);
+    this.single = single;
+  }
+
+  /** Records the ids; returns those that were new (the others the group has already). */
+  public Set<String> insertIds(Connection c, String group, List<String> ids) throws SQLException {
+    if (dialect == SqlDialect.POSTGRESQL) {
+      String sql =
+          "INSERT INTO "
+              + table
+              + " (consumer_group, message_id) SELECT ?, u.id FROM unnest(?) AS u(id)"
+              + " ON CONFLICT DO NOTHING RETURNING message_id";
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setString(1, group);
+        ps.setArray(2, varchars(c, ids));
+        return strings(ps);
+      }
+    }
+    // MySQL has no RETURNING: one multi-row INSERT IGNORE; only if it skipped a row (a redelivery,
+    // rare) roll back to before it and insert one by one to learn which were new.
+    Savepoint before = c.setSavepoint();
+    String sql =
+        "INSERT IGNORE INTO "
+            + table
+            + " (consumer_group, message_id) VALUES "
+            + rows("(?, ?)", ids.size());
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      int p = 1;
+      for (String id : ids) {
+        ps.setString(p++, group);
+        ps.setString(p++, id);
+      }
+      if (ps.executeUpdate() == ids.size()) {
+        return new HashSet<>(ids);
+      }
+    }
+    c.rollback(before);
+    Set<String> fresh = new HashSet<>();
+    for (String id : ids) {
+      if (single.insertId(c, group, id)) {
+        fresh.add(id);
+      }
+    }
+    return fresh;
+  }
+
+  /**
+   * Locks the high-water marks of the keys until commit, creating absent ones at {@link #NO_MARK},
+   * and returns them.
+   */
+  public Map<String, Long> lockMarks(Connection c, String group, List<String> keys)
+      throws SQLException {
+    if (dialect == SqlDialect.POSTGRESQL) {
+      String sql =
+          "INSERT INTO "
+              + marks
+              + " AS h (consumer_group, aggregate_id, seq) SELECT ?, u.k, ? FROM unnest(?) AS u(k)"
+              + " ON CONFLICT (consumer_group, aggregate_id) DO UPDATE SET seq = h.seq"
+              + " RETURNING aggregate_id, seq";
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setString(1, group);
+        ps.setLong(2, NO_MARK);
+        ps.setArray(3, varchars(c, keys));
+        return marks(ps);
+      }
+    }
+    String insert =
+        "INSERT INTO "
+            + marks
+            + " (consumer_group, aggregate_id, seq) VALUES "
+            + rows("(?, ?, ?)", keys.size())
+            + " ON DUPLICATE KEY UPDATE seq = seq";
+    try (PreparedStatement ps = c.prepareStatement(insert)) {
+      int p = 1;
+      for (String key : keys) {
+        ps.setString(p++, group);
+        ps.setString(p++, key);
+        ps.setLong(p++, NO_MARK);
+      }
+      ps.executeUpdate();
+    }
+    String select =
+        "SELECT aggregate_id, seq FROM "
+            + marks
+            + " WHERE consumer_group = ? AND aggregate_id IN ("
+            + "?, ".repeat(keys.size() - 1)
+            + "?) FOR UPDATE";
+    try (PreparedStatement ps = c.prepareStatement(select)) {
+      ps.setString(1, group);
+      for (int i = 0; i < keys.size(); i++) {
+        ps.setString(i + 2, keys.get(i));
+      }
+      return marks(ps);
+    }
+  }
+
+  /** Sets the marks of keys locked by {@link #lockMarks} in this transaction. */
+  public void setMarks(Connection c, String group, Map<String, Long> advanced) throws SQLException {
+    List<String> keys = new ArrayList<>(advanced.keySet());
+    if (dialect == SqlDialect.POSTGRESQL) {
+      String sql =
+          "UPDATE "
+              + marks
+              + " AS h SET seq = u.s, updated_at = "
+              + Dialects.now(dialect)
+              + " FROM unnest(?, ?) AS u(k, s)"
+              + " WHERE h.consumer_group = ? AND h.aggregate_id = u.k";
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setArray(1, varchars(c, keys));
+        ps.setArray(2, c.createArrayOf("bigint", keys.stream().map(advanced::get).toArray()));
+        ps.setString(3, group);
+        ps.executeUpdate();
+      }
+      return;
+    }
+    // Every row exists and is locked: the upsert only updates (VALUES() is deprecated in MySQL
+    // 8.0.20+, still supported; MariaDB's own form).
+    String sql =
+        "INSERT INTO "
+            + marks
+            + " (consumer_group, aggregate_id, seq) VALUES "
+            + rows("(?, ?, ?)", keys.size())
+            + " ON DUPLICATE KEY UPDATE seq = VALUES(seq), updated_at = "
+            + Dialects.now(dialect);
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      int p = 1;
+      for (String key : keys) {
+        ps.setString(p++, group);
+        ps.setString(p++, key);
+        ps.setLong(p++, advanced.get(key));
+      }
+      ps.executeUpdate();
+    }
+  }
+
+  private static Array varchars(Connection c, List<String> values) throws SQLException {
+    return c.createArrayOf("varchar", values.toArray());
+  }
+
+  private static String rows(String row, int n) {
+    return (row + ", ").repeat(n - 1) + row;
+  }
+
+  private static Set<String> strings(PreparedStatement ps) throws SQLException {
+    Set<String> out = new HashSet<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    }
+    return out;
+  }
+
+  private static Map<String, Long> marks(PreparedStatement ps) throws SQLException {
+    Map<String, Long> out = new HashMap<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.put(rs.getString(1), rs.getLong(2));
+      }
+    }
+    return out;
+  }
+}
