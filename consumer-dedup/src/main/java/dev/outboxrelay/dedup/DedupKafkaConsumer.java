@@ -150,7 +150,9 @@ public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
           records.subList(from, Math.min(records.size(), from + batchSizer.next()));
       long started = System.nanoTime();
       BatchOutcome outcome = batchHandler.handle(batch);
-      batchSizer.took(outcome.committed(), System.nanoTime() - started);
+      if (outcome.complete()) {
+        batchSizer.took(batch.size(), System.nanoTime() - started);
+      }
       if (outcome.committed() > 0) {
         progress.processed(tp, batch.get(outcome.committed() - 1).offset() + 1);
       }
