@@ -58,19 +58,22 @@ final class DedupBatch {
       Outcome[] outcomes,
       TreeSet<String> keys)
       throws SQLException {
-    Map<String, Long> marks = new HashMap<>(sql.lockMarks(c, group, new ArrayList<>(keys)));
+    // Walk by the stored row, not the key's spelling: on MySQL/MariaDB "K" and "k" share a row.
+    Map<String, BatchSql.Mark> locked = sql.lockMarks(c, group, new ArrayList<>(keys));
+    Map<String, Long> marks = new HashMap<>();
+    locked.values().forEach(m -> marks.put(m.row(), m.seq()));
     Map<String, Long> advanced = new TreeMap<>();
     for (int i = 0; i < outcomes.length; i++) {
       MessageIdentity id = ids.get(i);
       if (outcomes[i] != Outcome.PROCESSED || !id.markApplies()) {
         continue;
       }
-      long mark = marks.getOrDefault(id.key(), BatchSql.NO_MARK);
-      if (id.sequence() <= mark) {
+      String row = locked.get(id.key()).row();
+      if (id.sequence() <= marks.get(row)) {
         outcomes[i] = Outcome.STALE;
       } else {
-        marks.put(id.key(), id.sequence());
-        advanced.put(id.key(), id.sequence());
+        marks.put(row, id.sequence());
+        advanced.put(row, id.sequence());
       }
     }
     if (!advanced.isEmpty()) {

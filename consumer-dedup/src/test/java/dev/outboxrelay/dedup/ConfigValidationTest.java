@@ -8,6 +8,7 @@ import dev.outboxrelay.core.OutboxConfigException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -80,6 +81,44 @@ class ConfigValidationTest {
                     .consumerProperties(new Properties())
                     .build())
         .hasMessage("group.id is required, but was null");
+  }
+
+  @Test
+  void kafkaConsumerChecksTheBatchSettings() {
+    assertThatThrownBy(() -> DedupKafkaConsumer.builder().batchSize(0, Duration.ofSeconds(1)))
+        .isInstanceOf(OutboxConfigException.class)
+        .hasMessage("batchMaxRecords must be between 1 and 10000, but was 0");
+    assertThatThrownBy(() -> DedupKafkaConsumer.builder().batchSize(10_001, Duration.ofSeconds(1)))
+        .hasMessage("batchMaxRecords must be between 1 and 10000, but was 10001");
+    assertThatThrownBy(() -> DedupKafkaConsumer.builder().batchSize(500, Duration.ZERO))
+        .hasMessage("batchMaxTime must be positive, but was PT0S");
+    assertThatThrownBy(() -> DedupKafkaConsumer.builder().batchSize(500, Duration.ofMinutes(2)))
+        .hasMessage("batchMaxTime must be at most PT1M, but was PT2M");
+    assertThat(DedupKafkaConsumer.builder().batchSize(1, Duration.ofMillis(1))).isNotNull();
+    assertThat(DedupKafkaConsumer.builder().batchSize(10_000, Duration.ofMinutes(1))).isNotNull();
+  }
+
+  @Test
+  void kafkaConsumerNeedsExactlyOneHandlerAndNoBatchHandlerPerRecord() {
+    Dedup dedup = Dedup.builder().store(store).group("g").build();
+    DedupHandler<ConsumerRecord<String, String>> handler = (c, r) -> {};
+    DedupBatchHandler<ConsumerRecord<String, String>> batchHandler = (c, rs) -> {};
+    assertThatThrownBy(() -> kafka(dedup).build())
+        .isInstanceOf(OutboxConfigException.class)
+        .hasMessage("handler is required (or batchHandler), but was null");
+    assertThatThrownBy(() -> kafka(dedup).handler(handler).batchHandler(batchHandler).build())
+        .hasMessageStartingWith("batchHandler cannot be combined with handler, but was");
+    assertThatThrownBy(() -> kafka(dedup).perRecord(true).batchHandler(batchHandler).build())
+        .hasMessage("perRecord cannot be combined with batchHandler, but was true");
+  }
+
+  private static DedupKafkaConsumerBuilder<String, String> kafka(Dedup dedup) {
+    Properties group = new Properties();
+    group.put("group.id", "g");
+    return DedupKafkaConsumer.<String, String>builder()
+        .dedup(dedup)
+        .topics(List.of("t"))
+        .consumerProperties(group);
   }
 
   @Test

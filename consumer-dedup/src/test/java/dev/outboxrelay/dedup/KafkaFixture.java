@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -24,8 +25,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 abstract class KafkaFixture extends DbFixture {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
 
+  static final Duration TIMEOUT = Duration.ofSeconds(60);
+
   final List<AutoCloseable> closeables = new ArrayList<>();
   final String topic = "dedup-" + UUID.randomUUID().toString().substring(0, 8);
+  final AtomicInteger duplicates = new AtomicInteger();
   KafkaProducer<String, String> producer;
   long seq;
 
@@ -82,6 +86,39 @@ abstract class KafkaFixture extends DbFixture {
   /** A handler that writes one effect row per record. */
   static DedupHandler<ConsumerRecord<String, String>> recordEffect() {
     return (c, r) -> insertEffect(c, KafkaDedup.identity(r).id());
+  }
+
+  /** A dedup that counts DUPLICATE outcomes in {@link #duplicates}. */
+  Dedup countingDedup(String group) {
+    return Dedup.builder()
+        .store(store)
+        .group(group)
+        .listener(
+            new DedupListener() {
+              @Override
+              public void onOutcome(String g, MessageIdentity m, Outcome outcome) {
+                if (outcome == Outcome.DUPLICATE) {
+                  duplicates.incrementAndGet();
+                }
+              }
+            })
+        .build();
+  }
+
+  /** A consumer loop on the topic with a short poll and failure backoff; add a handler. */
+  DedupKafkaConsumerBuilder<String, String> loop(String group) {
+    return DedupKafkaConsumer.<String, String>builder()
+        .dedup(countingDedup(group))
+        .topics(List.of(topic))
+        .consumerProperties(consumerProperties(group))
+        .pollTimeout(Duration.ofMillis(100))
+        .failureBackoff(Duration.ofMillis(50), Duration.ofMillis(200));
+  }
+
+  /** A batch-mode loop (the default) with a per-record handler. */
+  DedupKafkaConsumer<String, String> loop(
+      String group, DedupHandler<ConsumerRecord<String, String>> handler) {
+    return loop(group).handler(handler).build();
   }
 
   DedupKafkaConsumer<String, String> started(DedupKafkaConsumer<String, String> consumer) {

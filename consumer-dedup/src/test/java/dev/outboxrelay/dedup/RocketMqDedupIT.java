@@ -7,9 +7,12 @@ import static org.awaitility.Awaitility.await;
 import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.DatabaseServer;
 import dev.outboxrelay.testing.RocketMqExtension;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,6 +38,7 @@ class RocketMqDedupIT extends DbFixture {
   private final Set<String> failOnce = ConcurrentHashMap.newKeySet();
   private final AtomicInteger failures = new AtomicInteger();
   private final AtomicInteger stale = new AtomicInteger();
+  private final AtomicInteger duplicates = new AtomicInteger();
   private final List<DefaultMQPushConsumer> consumers = new ArrayList<>();
   private DefaultMQProducer producer;
   private long seq;
@@ -85,6 +89,42 @@ class RocketMqDedupIT extends DbFixture {
     assertThat(failures).hasValue(1);
   }
 
+  @Test
+  void orderlyBatchesHaveOneEffectPerIdAndAFailingMessageCommitsThoseBeforeItFirst()
+      throws Exception {
+    String group = "orderly-batch-" + topic;
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      ids.add(newId());
+      send("order-7", ids.get(i), ++seq); // one key: one queue, in this order
+    }
+    failOnce.add(ids.get(5));
+    Map<Connection, Integer> perTransaction = new IdentityHashMap<>();
+    DedupHandler<MessageExt> handler = handler();
+    DedupHandler<MessageExt> tracked =
+        (c, m) -> {
+          synchronized (perTransaction) {
+            perTransaction.merge(c, 1, Integer::sum);
+          }
+          handler.handle(c, m);
+        };
+
+    start(group, RocketMqDedup.orderly(dedup(group, true), tracked), 16);
+
+    await().atMost(TIMEOUT).until(() -> distinctEffects() == 40);
+    assertThat(effects()).isEqualTo(40);
+    assertThat(failures).hasValue(1);
+    assertThat(stale).hasValue(0);
+    // the batch 0..15 failed at 5: 0..4 committed, then came back with the batch as duplicates
+    assertThat(duplicates.get()).isGreaterThanOrEqualTo(5);
+    synchronized (perTransaction) {
+      assertThat(perTransaction.values().stream().mapToInt(Integer::intValue).max().orElse(0))
+          .as("messages in the largest transaction")
+          .isGreaterThan(1);
+    }
+    assertThat(ids).allMatch(id -> store.isProcessed(group, id));
+  }
+
   /** 20 messages over four keys, the first failing once, and four sent twice. */
   private List<String> sendWithDuplicates() throws Exception {
     List<String> ids = new ArrayList<>();
@@ -122,6 +162,8 @@ class RocketMqDedupIT extends DbFixture {
               public void onOutcome(String g, MessageIdentity m, Outcome outcome) {
                 if (outcome == Outcome.STALE) {
                   stale.incrementAndGet();
+                } else if (outcome == Outcome.DUPLICATE) {
+                  duplicates.incrementAndGet();
                 }
               }
             })
@@ -129,7 +171,12 @@ class RocketMqDedupIT extends DbFixture {
   }
 
   private void start(String group, MessageListener listener) throws Exception {
+    start(group, listener, 1);
+  }
+
+  private void start(String group, MessageListener listener, int batchSize) throws Exception {
     DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
+    consumer.setConsumeMessageBatchMaxSize(batchSize);
     consumer.setNamesrvAddr(ROCKETMQ.server().nameServerAddress());
     consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
     consumer.setConsumeThreadMin(4);

@@ -78,10 +78,17 @@ public final class BatchSql {
   }
 
   /**
-   * Locks the high-water marks of the keys until commit, creating absent ones at {@link #NO_MARK},
-   * and returns them.
+   * A key's mark row: {@code row} is its {@code aggregate_id} as stored, which on MySQL/MariaDB may
+   * differ from the key asked for in case or trailing spaces (the column collation compares them
+   * equal), so two keys of one batch can share a row.
    */
-  public Map<String, Long> lockMarks(Connection c, String group, List<String> keys)
+  public record Mark(String row, long seq) {}
+
+  /**
+   * Locks the high-water marks of the keys until commit, creating absent ones at {@link #NO_MARK},
+   * and returns them by the key asked for.
+   */
+  public Map<String, Mark> lockMarks(Connection c, String group, List<String> keys)
       throws SQLException {
     if (dialect == SqlDialect.POSTGRESQL) {
       String sql =
@@ -94,7 +101,9 @@ public final class BatchSql {
         ps.setString(1, group);
         ps.setLong(2, NO_MARK);
         ps.setArray(3, varchars(c, keys));
-        return marks(ps);
+        Map<String, Mark> out = new HashMap<>();
+        marks(ps).forEach((key, seq) -> out.put(key, new Mark(key, seq)));
+        return out;
       }
     }
     String insert =
@@ -123,11 +132,35 @@ public final class BatchSql {
       for (int i = 0; i < keys.size(); i++) {
         ps.setString(i + 2, keys.get(i));
       }
-      return marks(ps);
+      Map<String, Long> rows = marks(ps);
+      Map<String, Mark> out = new HashMap<>();
+      for (String key : keys) {
+        String row = rows.containsKey(key) ? key : storedKey(c, group, key);
+        out.put(key, new Mark(row, rows.get(row)));
+      }
+      return out;
     }
   }
 
-  /** Sets the marks of keys locked by {@link #lockMarks} in this transaction. */
+  /** The stored spelling of a key the collation matched to another spelling (rare). */
+  private String storedKey(Connection c, String group, String key) throws SQLException {
+    String sql =
+        "SELECT aggregate_id FROM " + marks + " WHERE consumer_group = ? AND aggregate_id = ?";
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, group);
+      ps.setString(2, key);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("High-water mark row of key '" + key + "' vanished while locked");
+        }
+        return rs.getString(1);
+      }
+    }
+  }
+
+  /**
+   * Sets the marks of rows locked by {@link #lockMarks} in this transaction, by {@link Mark#row}.
+   */
   public void setMarks(Connection c, String group, Map<String, Long> advanced) throws SQLException {
     List<String> keys = new ArrayList<>(advanced.keySet());
     if (dialect == SqlDialect.POSTGRESQL) {

@@ -3,8 +3,6 @@ package dev.outboxrelay.dedup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.outboxrelay.testing.DatabaseExtension;
-import dev.outboxrelay.testing.DatabaseServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -12,48 +10,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The Kafka consumer loop and record-handler wrapper against a real broker and PostgreSQL. */
-class KafkaDedupIT extends KafkaFixture {
-  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
-  private static final Duration TIMEOUT = Duration.ofSeconds(60);
-
-  private final AtomicInteger duplicates = new AtomicInteger();
-
-  @Override
-  DatabaseServer server() {
-    return DB.server();
-  }
-
-  private Dedup countingDedup(String group) {
-    return Dedup.builder()
-        .store(store)
-        .group(group)
-        .listener(
-            new DedupListener() {
-              @Override
-              public void onOutcome(String g, MessageIdentity m, Outcome outcome) {
-                if (outcome == Outcome.DUPLICATE) {
-                  duplicates.incrementAndGet();
-                }
-              }
-            })
-        .build();
-  }
-
-  private DedupKafkaConsumer<String, String> loop(
-      String group, DedupHandler<ConsumerRecord<String, String>> handler) {
-    return DedupKafkaConsumer.<String, String>builder()
-        .dedup(countingDedup(group))
-        .handler(handler)
-        .topics(List.of(topic))
-        .consumerProperties(consumerProperties(group))
-        .pollTimeout(Duration.ofMillis(100))
-        .failureBackoff(Duration.ofMillis(50), Duration.ofMillis(200))
-        .build();
-  }
-
+/**
+ * The Kafka consumer loop and record-handler wrapper against a real broker, one subclass per
+ * database; the batch-mode tests come from {@link KafkaBatchContract}.
+ */
+abstract class KafkaDedupContract extends KafkaBatchContract {
   @Test
   void crashBetweenDatabaseCommitAndOffsetCommitHasOneEffect() throws Exception {
     String group = "crash-" + topic;
@@ -107,23 +69,25 @@ class KafkaDedupIT extends KafkaFixture {
   }
 
   @Test
-  void handlerExceptionLeavesNoRecordAndTheRecordIsRedelivered() throws Exception {
+  void perRecordModeLeavesNoRecordOfAFailingHandlerAndRedeliversIt() throws Exception {
     String group = "failing-" + topic;
     AtomicBoolean failing = new AtomicBoolean(true);
     AtomicInteger failures = new AtomicInteger();
     List<String> ids = send(10);
     String poison = ids.get(3);
     started(
-        loop(
-            group,
-            (c, r) -> {
-              String id = KafkaDedup.identity(r).id();
-              insertEffect(c, id);
-              if (id.equals(poison) && failing.get()) {
-                failures.incrementAndGet();
-                throw new IllegalStateException("downstream unavailable");
-              }
-            }));
+        loop(group)
+            .perRecord(true)
+            .handler(
+                (c, r) -> {
+                  String id = KafkaDedup.identity(r).id();
+                  insertEffect(c, id);
+                  if (id.equals(poison) && failing.get()) {
+                    failures.incrementAndGet();
+                    throw new IllegalStateException("downstream unavailable");
+                  }
+                })
+            .build());
 
     await().atMost(TIMEOUT).until(() -> failures.get() >= 3);
     assertThat(store.isProcessed(group, poison)).isFalse();
@@ -136,7 +100,7 @@ class KafkaDedupIT extends KafkaFixture {
     assertThat(store.isProcessed(group, poison)).isTrue();
   }
 
-  private static DedupHandler<ConsumerRecord<String, String>> counting(AtomicInteger counter) {
+  static DedupHandler<ConsumerRecord<String, String>> counting(AtomicInteger counter) {
     return (c, r) -> {
       insertEffect(c, KafkaDedup.identity(r).id());
       counter.incrementAndGet();

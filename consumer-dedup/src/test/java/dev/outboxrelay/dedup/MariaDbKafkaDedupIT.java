@@ -1,0 +1,14 @@
+package dev.outboxrelay.dedup;
+
+import dev.outboxrelay.testing.DatabaseExtension;
+import dev.outboxrelay.testing.DatabaseServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class MariaDbKafkaDedupIT extends KafkaDedupContract {
+  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.mariadb();
+
+  @Override
+  DatabaseServer server() {
+    return DB.server();
+  }
+}
