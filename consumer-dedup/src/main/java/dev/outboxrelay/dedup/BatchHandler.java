@@ -11,10 +11,8 @@ import java.util.List;
 public interface BatchHandler<M> {
   /**
    * Handles a batch in as few local transactions as its failures allow and returns after they
-   * committed: all of it, or the messages before the first failing one.
-   *
-   * @throws dev.outboxrelay.core.OutboxDatabaseException if the database failed before any message
-   *     could commit (all rolled back: redeliver the batch)
+   * committed: all of it, or the messages before the first failing one. Handler and database
+   * failures are not thrown: they are in the outcome, at the index to redeliver from.
    */
   BatchOutcome handle(List<M> messages);
 }

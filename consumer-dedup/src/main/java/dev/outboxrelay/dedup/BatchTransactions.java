@@ -47,24 +47,25 @@ final class BatchTransactions<M> implements BatchHandler<M> {
     if (messages.isEmpty()) {
       return new BatchOutcome(List.of(), null);
     }
+    List<Outcome> outcomes;
     try {
-      List<Outcome> outcomes =
+      outcomes =
           Transactions.run(
               dedup.store().dataSource(),
               dedup.maxAttempts(),
               dedup.retryBackoff(),
               (attempt, e) -> dedup.retrying(ids.get(0), attempt, e),
               c -> once(c, messages, ids));
-      for (int i = 0; i < outcomes.size(); i++) {
-        dedup.committed(ids.get(i), outcomes.get(i));
-      }
-      return new BatchOutcome(outcomes, null);
     } catch (HandlerFailed f) {
       return split(messages, ids, f);
     } catch (RuntimeException e) {
       dedup.failed(ids.get(0), e);
       return new BatchOutcome(List.of(), e);
     }
+    for (int i = 0; i < outcomes.size(); i++) {
+      dedup.committed(ids.get(i), outcomes.get(i));
+    }
+    return new BatchOutcome(outcomes, null);
   }
 
   private BatchOutcome split(List<M> messages, List<MessageIdentity> ids, HandlerFailed f) {

@@ -169,14 +169,28 @@ public final class Dedup {
         connection, store.batchSql(connection), group, highWaterMark, identities);
   }
 
+  /**
+   * Reports a committed message of a batch. A listener that throws cannot undo the commit, so its
+   * exception is logged and the batch goes on.
+   */
   void committed(MessageIdentity id, Outcome outcome) {
     LOG.debug("{} - Message {} {}", group, id.id(), outcome);
-    reportUnordered(id, outcome);
-    listener.onOutcome(group, id, outcome);
+    try {
+      reportUnordered(id, outcome);
+      listener.onOutcome(group, id, outcome);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "{} - DedupListener failed on message {}; ignored: {}", group, id.id(), e.toString());
+    }
   }
 
   void failed(MessageIdentity id, Exception e) {
-    listener.onFailure(group, id, e);
+    try {
+      listener.onFailure(group, id, e);
+    } catch (RuntimeException l) {
+      LOG.warn(
+          "{} - DedupListener failed on message {}; ignored: {}", group, id.id(), l.toString());
+    }
   }
 
   int maxAttempts() {

@@ -188,7 +188,7 @@ public final class DedupKafkaConsumerBuilder<K, V> {
       throw new OutboxConfigException("handler", null, "is required (or batchHandler)");
     }
     if (handler != null && batchHandler != null) {
-      throw new OutboxConfigException("batchHandler", "set", "cannot be combined with handler");
+      throw new OutboxConfigException("batchHandler", "cannot be combined with handler");
     }
     if (perRecord && batchHandler != null) {
       throw new OutboxConfigException("perRecord", true, "cannot be combined with batchHandler");
