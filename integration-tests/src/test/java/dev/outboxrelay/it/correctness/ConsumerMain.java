@@ -9,10 +9,10 @@ import dev.outboxrelay.dedup.Outcome;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * A dedup consumer in its own JVM, to be killed with SIGKILL between its database commit and its
- * offset commit. Arguments: bootstrap servers, topic, JDBC URL, user, password, and optionally
- * {@code N}: halt the JVM (no shutdown hooks, like SIGKILL) right after the N-th database commit,
- * before that message's offset can be committed.
+ * A dedup consumer (batch mode, {@link Consumers#kafka}) in its own JVM, to be killed with SIGKILL
+ * between its database commit and its offset commit. Arguments: bootstrap servers, topic, JDBC URL,
+ * user, password, and optionally {@code N}: halt the JVM (no shutdown hooks, like SIGKILL) right
+ * after the N-th database commit, before that message's offset can be committed.
  */
 public final class ConsumerMain {
   private ConsumerMain() {}
@@ -24,9 +24,12 @@ public final class ConsumerMain {
     hc.setPassword(args[4]);
     hc.setMaximumPoolSize(2);
     HikariDataSource ds = new HikariDataSource(hc);
+    HandlerFaults faults =
+        new HandlerFaults(new Outcomes(args.length > 5 ? Integer.parseInt(args[5]) : 0));
     DedupKafkaConsumer<String, byte[]> consumer =
         Consumers.kafka(
-            Consumers.dedup(ds, new Outcomes(args.length > 5 ? Integer.parseInt(args[5]) : 0)),
+            Consumers.dedup(ds, faults),
+            faults,
             args[0],
             args[1],
             "consumer-" + ProcessHandle.current().pid());
@@ -42,8 +45,9 @@ public final class ConsumerMain {
   }
 
   /**
-   * Prints one line per redelivery the dedup record suppressed, for the driver to count; halts
-   * after the N-th processed message if asked to.
+   * Prints one line per redelivery the dedup record suppressed and per handler failure (the batch's
+   * prefix committed, the failed record sought back to), for the driver to count; halts after the
+   * N-th processed message if asked to (in batch mode its whole batch committed with it).
    */
   private static final class Outcomes implements DedupListener {
     private final int haltAfter;
@@ -65,6 +69,11 @@ public final class ConsumerMain {
         System.out.println("halting after the database commit of " + message.id());
         Runtime.getRuntime().halt(137);
       }
+    }
+
+    @Override
+    public void onFailure(String group, MessageIdentity message, Exception failure) {
+      System.out.println("handler failure " + message.id());
     }
   }
 }

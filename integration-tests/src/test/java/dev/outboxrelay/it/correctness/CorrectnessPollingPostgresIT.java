@@ -191,6 +191,12 @@ class CorrectnessPollingPostgresIT {
                   c -> c.stdout().lines().filter(l -> l.startsWith("duplicate suppressed")).count())
               .sum();
       run.fault(suppressed + " redeliveries suppressed by dedup");
+      long failed =
+          all.stream()
+              .mapToLong(
+                  c -> c.stdout().lines().filter(l -> l.startsWith("handler failure")).count())
+              .sum();
+      run.fault(failed + " consumer handler failures, batch prefix committed");
       run.check();
       assertThat(suppressed).as("redeliveries after the kills, suppressed by dedup").isPositive();
     }

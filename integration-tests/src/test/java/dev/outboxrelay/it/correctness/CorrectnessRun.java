@@ -64,6 +64,8 @@ final class CorrectnessRun implements AutoCloseable {
   private Writers writers;
   private boolean consumers;
   private final MarkOutcomes marks = new MarkOutcomes();
+  private final HandlerFaults handlerFaults = new HandlerFaults(marks);
+  private boolean inJvmConsumers;
 
   private CorrectnessRun(String scenario, DatabaseServer db, KafkaServer k, RocketMqServer r) {
     this.scenario = scenario;
@@ -158,13 +160,15 @@ final class CorrectnessRun implements AutoCloseable {
   /** Starts {@code n} in-JVM dedup consumers of one group (Kafka) or one orderly consumer. */
   void consumers(int n) throws Exception {
     consumers = true;
-    Dedup dedup = Consumers.dedup(ds, marks);
+    inJvmConsumers = true;
+    Dedup dedup = Consumers.dedup(ds, handlerFaults);
     if (kafka != null) {
       for (int i = 0; i < n; i++) {
-        closeables.add(Consumers.kafka(dedup, kafka.bootstrapServers(), topic, "c" + i));
+        closeables.add(
+            Consumers.kafka(dedup, handlerFaults, kafka.bootstrapServers(), topic, "c" + i));
       }
     } else {
-      var consumer = Consumers.rocketMq(dedup, rocketMq.nameServerAddress(), topic);
+      var consumer = Consumers.rocketMq(dedup, handlerFaults, rocketMq.nameServerAddress(), topic);
       closeables.add(consumer::shutdown);
     }
   }
@@ -297,10 +301,21 @@ final class CorrectnessRun implements AutoCloseable {
       history.effectsApplied(effects());
     }
     CheckReport report = HistoryChecker.check(history);
+    if (inJvmConsumers) {
+      fault(handlerFaults.failures() + " consumer handler failures, batch prefix committed");
+    }
     Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
     CorrectnessReport.add(scenario, report, String.join(", ", faults), elapsed);
     System.out.println(
-        "[correctness] " + scenario + ": " + report + " faults=" + faults + " mark: " + marks);
+        "[correctness] "
+            + scenario
+            + ": "
+            + report
+            + " faults="
+            + faults
+            + " mark: "
+            + marks
+            + (inJvmConsumers ? " handler: " + handlerFaults : ""));
     assertThat(report.lost()).as("lost, " + report).isEmpty();
     assertThat(report.phantom()).as("phantom, " + report).isEmpty();
     assertThat(report.orderViolations()).as("order violations, " + report).isEmpty();

@@ -16,11 +16,20 @@ import javax.sql.DataSource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The high-water-mark contract over Kafka: a relay, KafkaPublisher and a DedupKafkaConsumer. */
+/**
+ * The high-water-mark contract over Kafka: a relay, KafkaPublisher and a DedupKafkaConsumer in
+ * batch mode (its default: the marks of a polled batch are read and advanced in one transaction),
+ * or one transaction per record where a subclass says {@link #perRecord()}.
+ */
 abstract class KafkaHighWaterMarkContract extends HighWaterMarkContract {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
 
   abstract RelayHandle startRelay(DataSource ds, Publisher publisher);
+
+  /** Whether the consumer runs one transaction per record instead of one per batch. */
+  boolean perRecord() {
+    return false;
+  }
 
   @Override
   void startRelayAndConsumer(Dedup dedup) {
@@ -40,6 +49,7 @@ abstract class KafkaHighWaterMarkContract extends HighWaterMarkContract {
             .topics(List.of(prefix + "order"))
             .consumerProperties(consumerProperties(prefix))
             .pollTimeout(Duration.ofMillis(100))
+            .perRecord(perRecord())
             .handler((c, r) -> Inversions.effect(c, KafkaDedup.identity(r).id()))
             .build()
             .start();

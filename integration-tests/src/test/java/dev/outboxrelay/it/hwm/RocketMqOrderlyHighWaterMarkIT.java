@@ -16,7 +16,8 @@ import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * RocketMQ: the polling relay (PostgreSQL, default order) and an orderly listener with the mark.
+ * RocketMQ: the polling relay (PostgreSQL, default order) and an orderly listener with the mark,
+ * taking up to 16 messages of a queue per delivery, each delivery in one transaction.
  */
 class RocketMqOrderlyHighWaterMarkIT extends HighWaterMarkContract {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
@@ -48,6 +49,7 @@ class RocketMqOrderlyHighWaterMarkIT extends HighWaterMarkContract {
     consumer.setNamesrvAddr(ROCKETMQ.server().nameServerAddress());
     consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
     consumer.setSuspendCurrentQueueTimeMillis(200);
+    consumer.setConsumeMessageBatchMaxSize(16);
     consumer.subscribe(prefix + "order", "*");
     consumer.setMessageListener(
         RocketMqDedup.orderly(

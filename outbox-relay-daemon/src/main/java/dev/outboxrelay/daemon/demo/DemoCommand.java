@@ -12,6 +12,7 @@ import dev.outboxrelay.dedup.Dedup;
 import dev.outboxrelay.dedup.DedupKafkaConsumer;
 import dev.outboxrelay.dedup.DedupListener;
 import dev.outboxrelay.dedup.DedupStore;
+import dev.outboxrelay.dedup.KafkaDedup;
 import dev.outboxrelay.dedup.MessageIdentity;
 import dev.outboxrelay.dedup.Outcome;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
@@ -36,6 +37,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
@@ -55,7 +57,8 @@ import picocli.CommandLine.Spec;
 /**
  * The whole pipeline in one command: a private database and Kafka broker, writers placing orders
  * with their outbox event in the same transaction (about one in ten rolled back), the relay (the
- * same code path as {@code run}), and a deduplicating consumer that ships each order once. Midway
+ * same code path as {@code run}), and a deduplicating consumer that ships each order once (batch
+ * mode, the default: one transaction per polled batch; counted and timed after its commit). Midway
  * it replays a slice of published messages to show the consumer suppressing the duplicates. Exit
  * code 0 when every committed order was shipped exactly once and no rolled-back order was.
  */
@@ -98,6 +101,9 @@ public final class DemoCommand implements Callable<Integer> {
   private final AtomicLong rolledBack = new AtomicLong();
   private final AtomicLong consumed = new AtomicLong();
   private final AtomicLong duplicates = new AtomicLong();
+
+  /** Writer commit time of each message in a consumer transaction not yet committed. */
+  private final Map<String, Long> committedAt = new ConcurrentHashMap<>();
 
   /** Commit → consumed, per progress interval; {@link #latencyMicros} accumulates the intervals. */
   private final Recorder interval = new Recorder(60_000_000L, 3);
@@ -286,8 +292,17 @@ public final class DemoCommand implements Callable<Integer> {
                 new DedupListener() {
                   @Override
                   public void onOutcome(String group, MessageIdentity message, Outcome outcome) {
+                    Long at = committedAt.remove(message.id());
                     if (outcome != Outcome.PROCESSED) {
                       duplicates.incrementAndGet();
+                      return;
+                    }
+                    // After the batch's transaction committed: a rolled-back attempt counts
+                    // nothing.
+                    consumed.incrementAndGet();
+                    if (at != null) {
+                      long us = micros() - at;
+                      interval.recordValue(Math.max(0, Math.min(us, 59_000_000L)));
                     }
                   }
                 })
@@ -305,11 +320,11 @@ public final class DemoCommand implements Callable<Integer> {
                 ps.setString(1, r.key());
                 ps.executeUpdate();
               }
-              consumed.incrementAndGet();
               Header at = r.headers().lastHeader("committed-at-micros");
               if (at != null) {
-                long us = micros() - Long.parseLong(new String(at.value(), StandardCharsets.UTF_8));
-                interval.recordValue(Math.max(0, Math.min(us, 59_000_000L)));
+                committedAt.put(
+                    KafkaDedup.identity(r).id(),
+                    Long.parseLong(new String(at.value(), StandardCharsets.UTF_8)));
               }
             })
         .build();
