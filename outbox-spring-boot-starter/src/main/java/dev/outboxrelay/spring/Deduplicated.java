@@ -21,6 +21,15 @@ import java.lang.annotation.Target;
  *   jdbc.update("INSERT INTO shipment (order_id) VALUES (?)", record.key());
  * }
  * }</pre>
+ *
+ * <p>On a batch listener (a {@code List<ConsumerRecord<K, V>>} parameter; needs spring-kafka) the
+ * whole batch is one transaction ({@link SpringDedup#handleBatch}): the ids are recorded in one
+ * statement and the method is called once with the batch's new records only, in order (not at all
+ * if none is new). If the method throws, the batch rolls back and runs again split, so the records
+ * before the failing one commit once: at the record a {@code BatchListenerFailedException} names
+ * (its index in the list the method was given, or the record), else found by halves. Then a {@code
+ * BatchListenerFailedException} with the failed record's index in the container's list reaches the
+ * error handler, which commits the offsets before it and retries from it.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

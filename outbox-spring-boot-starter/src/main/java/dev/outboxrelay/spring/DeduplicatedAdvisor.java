@@ -9,14 +9,18 @@ import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
 
 /**
  * Applies {@link DeduplicatedInterceptor} to {@link Deduplicated} methods, as Spring applies
  * {@code @Transactional}: an infrastructure advisor picked up by the auto-proxy creator. A method
- * without a {@code ConsumerRecord} parameter fails the application's start.
+ * without a {@code ConsumerRecord} or {@code List<ConsumerRecord>} parameter fails the
+ * application's start, and so does the batch form without spring-kafka.
  */
 final class DeduplicatedAdvisor extends AbstractPointcutAdvisor {
   private static final long serialVersionUID = 1L;
+  private static final String BATCH_FAILED =
+      "org.springframework.kafka.listener.BatchListenerFailedException";
   private final transient DeduplicatedInterceptor interceptor;
 
   DeduplicatedAdvisor(ObjectProvider<SpringDedup> dedup) {
@@ -33,18 +37,30 @@ final class DeduplicatedAdvisor extends AbstractPointcutAdvisor {
         if (!AnnotatedElementUtils.hasAnnotation(method, Deduplicated.class)) {
           return false;
         }
-        if (Arrays.stream(method.getParameterTypes())
-            .noneMatch(ConsumerRecord.class::isAssignableFrom)) {
+        boolean single =
+            Arrays.stream(method.getParameterTypes())
+                .anyMatch(ConsumerRecord.class::isAssignableFrom);
+        boolean batch = DeduplicatedInterceptor.batchParameter(method) >= 0;
+        if (!single && !batch) {
           throw new OutboxException(
-              "@Deduplicated "
-                  + targetClass.getSimpleName()
-                  + "."
-                  + method.getName()
-                  + " needs a ConsumerRecord parameter (the message id is its \'id\' header)");
+              name(method, targetClass)
+                  + " needs a ConsumerRecord or List<ConsumerRecord> parameter (the message id"
+                  + " is the record's \'id\' header)");
+        }
+        if (!single
+            && !ClassUtils.isPresent(BATCH_FAILED, method.getDeclaringClass().getClassLoader())) {
+          throw new OutboxException(
+              name(method, targetClass)
+                  + " takes a batch, which needs spring-kafka: a failed record is reported with"
+                  + " its BatchListenerFailedException");
         }
         return true;
       }
     };
+  }
+
+  private static String name(Method method, Class<?> targetClass) {
+    return "@Deduplicated " + targetClass.getSimpleName() + "." + method.getName();
   }
 
   @Override

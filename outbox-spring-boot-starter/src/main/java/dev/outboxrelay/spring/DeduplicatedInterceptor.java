@@ -4,16 +4,21 @@ import dev.outboxrelay.core.OutboxException;
 import dev.outboxrelay.dedup.KafkaDedup;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
 
-/** Runs a {@link Deduplicated} method through {@link SpringDedup}. */
+/**
+ * Runs a {@link Deduplicated} method through {@link SpringDedup}: per record, or per batch for a
+ * {@code List<ConsumerRecord>} parameter ({@link DeduplicatedBatch}).
+ */
 final class DeduplicatedInterceptor implements MethodInterceptor {
   private final ObjectProvider<SpringDedup> dedup;
 
@@ -23,12 +28,16 @@ final class DeduplicatedInterceptor implements MethodInterceptor {
 
   @Override
   public Object invoke(MethodInvocation invocation) throws Throwable {
-    ConsumerRecord<?, ?> record = record(invocation);
     SpringDedup d = dedup.getObject();
     String group = group(invocation.getMethod());
     if (group == null) {
       group = d.defaultGroup();
     }
+    int batch = batchParameter(invocation.getMethod());
+    if (batch >= 0 && !hasRecordArgument(invocation)) {
+      return DeduplicatedBatch.invoke(invocation, batch, d, group);
+    }
+    ConsumerRecord<?, ?> record = record(invocation);
     AtomicReference<Object> result = new AtomicReference<>();
     try {
       d.handle(group, KafkaDedup.identity(record), () -> result.set(proceed(invocation)));
@@ -57,6 +66,30 @@ final class DeduplicatedInterceptor implements MethodInterceptor {
       }
     }
     return null;
+  }
+
+  /**
+   * The index of a batch listener's {@code List<ConsumerRecord<K, V>>} parameter, or -1 if the
+   * method has none.
+   */
+  static int batchParameter(Method method) {
+    for (int i = 0; i < method.getParameterCount(); i++) {
+      ResolvableType type = ResolvableType.forMethodParameter(method, i);
+      if (List.class.equals(type.resolve())
+          && ConsumerRecord.class.equals(type.getGeneric(0).resolve())) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean hasRecordArgument(MethodInvocation invocation) {
+    for (Object arg : invocation.getArguments()) {
+      if (arg instanceof ConsumerRecord<?, ?>) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static ConsumerRecord<?, ?> record(MethodInvocation invocation) {

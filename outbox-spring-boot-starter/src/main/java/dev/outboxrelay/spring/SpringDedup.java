@@ -2,6 +2,7 @@ package dev.outboxrelay.spring;
 
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxDatabaseException;
+import dev.outboxrelay.dedup.BatchOutcome;
 import dev.outboxrelay.dedup.Dedup;
 import dev.outboxrelay.dedup.DedupHandlerException;
 import dev.outboxrelay.dedup.DedupListener;
@@ -10,10 +11,12 @@ import dev.outboxrelay.dedup.MessageIdentity;
 import dev.outboxrelay.dedup.Outcome;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -30,9 +33,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * dedup.handle("billing", RocketMqDedup.identity(message), () -> invoices.create(message));
  * }</pre>
  *
- * For Kafka records use {@link SpringKafkaDedup} or {@link Deduplicated}. Inside a transaction that
- * is already running, {@code handle} joins it: the commit, and with it the dedup record, happens
- * when that outer transaction commits.
+ * {@link #handleBatch} does the same for a batch in one transaction. For Kafka records use {@link
+ * SpringKafkaDedup} or {@link Deduplicated}. Inside a transaction that is already running, {@code
+ * handle} joins it: the commit, and with it the dedup record, happens when that outer transaction
+ * commits.
  *
  * <p>Thread-safe.
  */
@@ -94,6 +98,58 @@ public final class SpringDedup {
     }
     listeners.forEach(l -> l.onOutcome(group, identity, outcome));
     return outcome;
+  }
+
+  /**
+   * The work for the new messages of a batch, in delivery order; its database writes join the
+   * batch's transaction. Throw {@link dev.outboxrelay.dedup.DedupBatchItemException} with an index
+   * in {@code messages} to name the message that failed.
+   */
+  @FunctionalInterface
+  public interface BatchWork<M> {
+    void run(List<M> messages) throws Exception;
+  }
+
+  /**
+   * The batch form of {@link #handle(String, MessageIdentity, Work)}: records the batch's ids in
+   * one statement ({@link Dedup#claim}; an id twice in the batch counts once) and runs {@code work}
+   * once with the new messages, in one transaction of the application's transaction manager; if no
+   * message is new, {@code work} is not called. If {@code work} throws, the batch rolls back and
+   * runs again split, each part in its own transaction, so the messages before the failing one
+   * commit once: at the index a {@code DedupBatchItemException} names, else by halves. A message
+   * whose identity cannot be read ends the batch before it. Never throws for a failure of the work
+   * or the database: the outcome holds the committed prefix and the failure (the work's own
+   * exception; a checked one in {@link DedupHandlerException}); redeliver from {@link
+   * BatchOutcome#committed()}. Inside a transaction that is already running the batch joins it and
+   * is not split: a failure is reported at the first message (the caller's transaction must roll
+   * back). Listeners get {@code onOutcome} per committed message and {@code onFailure} once.
+   */
+  public <M> BatchOutcome handleBatch(
+      String group,
+      List<M> messages,
+      Function<? super M, MessageIdentity> identity,
+      BatchWork<M> work) {
+    List<MessageIdentity> ids = new ArrayList<>(messages.size());
+    RuntimeException invalid = null;
+    for (M m : messages) {
+      try {
+        ids.add(identity.apply(m));
+      } catch (RuntimeException e) {
+        invalid = e;
+        break;
+      }
+    }
+    BatchOutcome outcome =
+        new SpringDedupBatch<>(
+                groups.computeIfAbsent(group, this::dedup),
+                dataSource,
+                transactions.get(),
+                listeners,
+                work)
+            .run(messages.subList(0, ids.size()), ids);
+    return outcome.complete() && invalid != null
+        ? new BatchOutcome(outcome.outcomes(), invalid)
+        : outcome;
   }
 
   private Outcome inTransaction(Dedup dedup, MessageIdentity identity, Work work) {

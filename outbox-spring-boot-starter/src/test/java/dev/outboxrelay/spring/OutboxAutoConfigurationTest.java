@@ -147,7 +147,8 @@ class OutboxAutoConfigurationTest {
             c ->
                 assertThat(c.getStartupFailure())
                     .hasStackTraceContaining("@Deduplicated WrongListener.on")
-                    .hasStackTraceContaining("needs a ConsumerRecord parameter"));
+                    .hasStackTraceContaining(
+                        "needs a ConsumerRecord or List<ConsumerRecord> parameter"));
   }
 
   @Test
