@@ -16,7 +16,8 @@ public interface DedupListener {
    * promise ({@code seq-order: key}, {@link MessageIdentity#keyOrdered()}) was processed and
    * deduped by id only: the mark neither skipped it nor advanced. Count it: it means a writer with
    * key order off (or a source that does not promise it). Called after commit in transactional
-   * mode; with {@link Dedup#decorate} before the caller's commit, which may still roll back.
+   * mode; with {@link Dedup#decorate} and {@link Dedup#claim} before the caller's commit, which may
+   * still roll back (and run again).
    */
   default void onUnorderedSequence(String group, MessageIdentity message) {}
 
