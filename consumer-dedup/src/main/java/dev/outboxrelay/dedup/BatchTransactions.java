@@ -16,12 +16,17 @@ final class BatchTransactions<M> implements BatchHandler<M> {
   private final Dedup dedup;
   private final Function<? super M, MessageIdentity> identity;
   private final DedupBatchHandler<M> handler;
+  private final TransactionRunner runner; // null: the store's own, with retries on deadlock
 
   BatchTransactions(
-      Dedup dedup, Function<? super M, MessageIdentity> identity, DedupBatchHandler<M> handler) {
+      Dedup dedup,
+      Function<? super M, MessageIdentity> identity,
+      DedupBatchHandler<M> handler,
+      TransactionRunner runner) {
     this.dedup = dedup;
     this.identity = identity;
     this.handler = handler;
+    this.runner = runner;
   }
 
   @Override
@@ -49,15 +54,9 @@ final class BatchTransactions<M> implements BatchHandler<M> {
     }
     List<Outcome> outcomes;
     try {
-      outcomes =
-          Transactions.run(
-              dedup.store().dataSource(),
-              dedup.maxAttempts(),
-              dedup.retryBackoff(),
-              (attempt, e) -> dedup.retrying(ids.get(0), attempt, e),
-              c -> once(c, messages, ids));
+      outcomes = inTransaction(ids, (c, joined) -> once(c, messages, ids, joined));
     } catch (HandlerFailed f) {
-      return split(messages, ids, f);
+      return f.joined ? failed(ids, List.of(), Math.max(f.index, 0), f) : split(messages, ids, f);
     } catch (RuntimeException e) {
       dedup.failed(ids.get(0), e);
       return new BatchOutcome(List.of(), e);
@@ -77,15 +76,29 @@ final class BatchTransactions<M> implements BatchHandler<M> {
           ? then(first, run(messages.subList(mid, messages.size()), ids.subList(mid, ids.size())))
           : first;
     }
-    BatchOutcome before =
-        run(messages.subList(0, Math.max(at, 0)), ids.subList(0, Math.max(at, 0)));
-    if (!before.complete()) {
-      return before;
-    }
-    MessageIdentity failed = ids.get(Math.max(at, 0));
+    int failedAt = Math.max(at, 0);
+    BatchOutcome before = run(messages.subList(0, failedAt), ids.subList(0, failedAt));
+    return before.complete() ? failed(ids, before.outcomes(), failedAt, f) : before;
+  }
+
+  private BatchOutcome failed(
+      List<MessageIdentity> ids, List<Outcome> committed, int failedAt, HandlerFailed f) {
+    MessageIdentity failed = ids.get(failedAt);
     DedupHandlerException e = new DedupHandlerException(failed.id(), f.getCause());
     dedup.failed(failed, e);
-    return new BatchOutcome(before.outcomes(), e);
+    return new BatchOutcome(committed, e);
+  }
+
+  private <T> T inTransaction(List<MessageIdentity> ids, TransactionRunner.Work<T> work) {
+    if (runner != null) {
+      return runner.inTransaction(work);
+    }
+    return Transactions.run(
+        dedup.store().dataSource(),
+        dedup.maxAttempts(),
+        dedup.retryBackoff(),
+        (attempt, e) -> dedup.retrying(ids.get(0), attempt, e),
+        c -> work.apply(c, false));
   }
 
   private static BatchOutcome then(BatchOutcome first, BatchOutcome second) {
@@ -94,7 +107,8 @@ final class BatchTransactions<M> implements BatchHandler<M> {
     return new BatchOutcome(all, second.failure());
   }
 
-  private List<Outcome> once(Connection c, List<M> messages, List<MessageIdentity> ids)
+  private List<Outcome> once(
+      Connection c, List<M> messages, List<MessageIdentity> ids, boolean joined)
       throws SQLException {
     List<Outcome> outcomes = dedup.claimSilently(c, ids);
     List<Integer> fresh = new ArrayList<>();
@@ -112,21 +126,27 @@ final class BatchTransactions<M> implements BatchHandler<M> {
       handler.handle(c, toHandle);
     } catch (DedupBatchItemException e) {
       int i = e.index();
-      throw new HandlerFailed(i >= 0 && i < fresh.size() ? fresh.get(i) : -1, e.getCause());
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      throw new HandlerFailed(i >= 0 && i < fresh.size() ? fresh.get(i) : -1, cause, joined);
     } catch (Exception e) {
-      throw new HandlerFailed(fresh.size() == 1 ? fresh.get(0) : -1, e);
+      throw new HandlerFailed(fresh.size() == 1 ? fresh.get(0) : -1, e, joined);
     }
     return outcomes;
   }
 
-  /** The handler failed; {@code index} in the batch, or -1 when the handler did not say. */
+  /**
+   * The handler failed; {@code index} in the batch, or -1 when the handler did not say; {@code
+   * joined}: in a transaction that was already running, which the failure dooms.
+   */
   private static final class HandlerFailed extends RuntimeException {
     private static final long serialVersionUID = 1L;
     final int index;
+    final boolean joined;
 
-    HandlerFailed(int index, Throwable cause) {
+    HandlerFailed(int index, Throwable cause, boolean joined) {
       super(cause);
       this.index = index;
+      this.joined = joined;
     }
   }
 }

@@ -6,6 +6,7 @@ import dev.outboxrelay.dedup.internal.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -120,7 +121,20 @@ public final class Dedup {
    */
   public <M> BatchHandler<M> transactionalBatch(
       Function<? super M, MessageIdentity> identity, DedupBatchHandler<M> handler) {
-    return new BatchTransactions<>(this, identity, handler);
+    return new BatchTransactions<>(this, identity, handler, null);
+  }
+
+  /**
+   * As {@link #transactionalBatch(Function, DedupBatchHandler)}, in transactions of {@code runner}
+   * (e.g. the application's transaction manager) instead of the store's own: no retry on deadlock
+   * here (the runner's or the caller's), and a batch that joined a transaction already running is
+   * not split: a failure is reported at its first message.
+   */
+  public <M> BatchHandler<M> transactionalBatch(
+      Function<? super M, MessageIdentity> identity,
+      DedupBatchHandler<M> handler,
+      TransactionRunner runner) {
+    return new BatchTransactions<>(this, identity, handler, Objects.requireNonNull(runner));
   }
 
   private <M> Outcome apply(Connection c, M message, MessageIdentity id, DedupHandler<M> handler)

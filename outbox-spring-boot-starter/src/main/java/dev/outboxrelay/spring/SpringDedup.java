@@ -11,7 +11,6 @@ import dev.outboxrelay.dedup.MessageIdentity;
 import dev.outboxrelay.dedup.Outcome;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,6 +47,7 @@ public final class SpringDedup {
   private final String defaultGroup;
   private final List<DedupListener> listeners;
   private final Map<String, Dedup> groups = new ConcurrentHashMap<>();
+  private final SpringTransactionRunner runner;
 
   SpringDedup(
       DataSource dataSource,
@@ -62,6 +62,7 @@ public final class SpringDedup {
     this.highWaterMark = highWaterMark;
     this.defaultGroup = defaultGroup;
     this.listeners = List.copyOf(listeners);
+    this.runner = new SpringTransactionRunner(dataSource, transactions);
   }
 
   /** The work to run once per message; its database writes join the dedup transaction. */
@@ -118,8 +119,8 @@ public final class SpringDedup {
    * runs again split, each part in its own transaction, so the messages before the failing one
    * commit once: at the index a {@code DedupBatchItemException} names, else by halves. A message
    * whose identity cannot be read ends the batch before it. Never throws for a failure of the work
-   * or the database: the outcome holds the committed prefix and the failure (the work's own
-   * exception; a checked one in {@link DedupHandlerException}); redeliver from {@link
+   * or the database: the outcome holds the committed prefix and the failure (a {@link
+   * DedupHandlerException} whose cause is the work's exception); redeliver from {@link
    * BatchOutcome#committed()}. Inside a transaction that is already running the batch joins it and
    * is not split: a failure is reported at the first message (the caller's transaction must roll
    * back). Listeners get {@code onOutcome} per committed message and {@code onFailure} once.
@@ -129,27 +130,10 @@ public final class SpringDedup {
       List<M> messages,
       Function<? super M, MessageIdentity> identity,
       BatchWork<M> work) {
-    List<MessageIdentity> ids = new ArrayList<>(messages.size());
-    RuntimeException invalid = null;
-    for (M m : messages) {
-      try {
-        ids.add(identity.apply(m));
-      } catch (RuntimeException e) {
-        invalid = e;
-        break;
-      }
-    }
-    BatchOutcome outcome =
-        new SpringDedupBatch<>(
-                groups.computeIfAbsent(group, this::dedup),
-                dataSource,
-                transactions.get(),
-                listeners,
-                work)
-            .run(messages.subList(0, ids.size()), ids);
-    return outcome.complete() && invalid != null
-        ? new BatchOutcome(outcome.outcomes(), invalid)
-        : outcome;
+    return groups
+        .computeIfAbsent(group, this::dedup)
+        .<M>transactionalBatch(identity, (c, fresh) -> work.run(fresh), runner)
+        .handle(messages);
   }
 
   private Outcome inTransaction(Dedup dedup, MessageIdentity identity, Work work) {
@@ -188,16 +172,32 @@ public final class SpringDedup {
         .store(store)
         .group(group)
         .highWaterMark(highWaterMark)
-        .listener(unorderedSequences())
+        .listener(fanOut())
         .build();
   }
 
   /**
-   * Passes the mark's dedup-only fallback on to the registered listeners; outcomes and failures
-   * they get from {@link #handle} (Dedup reports those only on its own transactional path).
+   * Passes Dedup's callbacks on to the registered listeners: on the single-message path Dedup
+   * reports only the mark's dedup-only fallback ({@link #handle} reports outcomes and failures); on
+   * the batch path it reports all of them.
    */
-  private DedupListener unorderedSequences() {
+  private DedupListener fanOut() {
     return new DedupListener() {
+      @Override
+      public void onOutcome(String group, MessageIdentity message, Outcome outcome) {
+        listeners.forEach(l -> l.onOutcome(group, message, outcome));
+      }
+
+      @Override
+      public void onFailure(String group, MessageIdentity message, Exception failure) {
+        // The handler's own exception, as handle() reports it.
+        Exception own =
+            failure instanceof DedupHandlerException && failure.getCause() instanceof Exception e
+                ? e
+                : failure;
+        listeners.forEach(l -> l.onFailure(group, message, own));
+      }
+
       @Override
       public void onUnorderedSequence(String group, MessageIdentity message) {
         listeners.forEach(l -> l.onUnorderedSequence(group, message));
