@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishResult;
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.RetriablePublishException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ public abstract class RelayContract extends RelayFixture {
   @Test
   void keepsPerKeyOrderWithThreeRelaysAndOneCrashedMidRun() throws Exception {
     // The first relay started is the one a single-reader relay (CDC) streams with: crash it.
-    RelayHandle first = relay("relay-1");
+    Relay first = relay("relay-1");
     relay("relay-2");
     relay("relay-3");
     Workload w = new Workload();
@@ -50,7 +51,7 @@ public abstract class RelayContract extends RelayFixture {
               }
             });
     await().atMost(Duration.ofSeconds(60)).until(() -> received().size() >= 100);
-    first.crash();
+    first.abort();
     await().atMost(Duration.ofSeconds(60)).until(() -> received().size() >= 300);
     relay("relay-1b");
     writers.get(5, TimeUnit.MINUTES);
