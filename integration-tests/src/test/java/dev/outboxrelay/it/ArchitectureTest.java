@@ -1,5 +1,6 @@
 package dev.outboxrelay.it;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -7,6 +8,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.outboxrelay.core.Relay;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -36,6 +38,19 @@ class ArchitectureTest {
   static final ArchRule wiring = DependencyRules.ONLY_DAEMON_AND_STARTER_WIRE_PIECES_TOGETHER;
 
   @ArchTest static final ArchRule testing = DependencyRules.NO_PRODUCTION_CODE_DEPENDS_ON_TESTING;
+
+  /** Each relay is a core {@link Relay}: the daemon, the starter and the tests hold no stand-in. */
+  @ArchTest
+  static final ArchRule everyRelayIsARelay =
+      classes()
+          .that()
+          .resideInAnyPackage("dev.outboxrelay.relay.polling", "dev.outboxrelay.relay.cdc")
+          .and()
+          .haveSimpleNameEndingWith("Relay")
+          .and()
+          .arePublic()
+          .should()
+          .implement(Relay.class);
 
   /** Each module's root package under src/main/java must be among the analysed classes. */
   @ArchTest

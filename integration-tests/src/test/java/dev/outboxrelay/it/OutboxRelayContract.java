@@ -2,6 +2,7 @@ package dev.outboxrelay.it;
 
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.relay.polling.DiscardedMessage;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
 import dev.outboxrelay.relay.polling.ParkedKey;
@@ -35,7 +36,7 @@ public abstract class OutboxRelayContract extends RelayContract {
   }
 
   @Override
-  protected RelayHandle startRelay(String name, DataSource ds, Publisher publisher) {
+  protected Relay startRelay(String name, DataSource ds, Publisher publisher) {
     return Relays.polling(name, ds, publisher, table());
   }
 

@@ -1,54 +1,53 @@
 package dev.outboxrelay.daemon;
 
-import dev.outboxrelay.core.Secrets;
+import dev.outboxrelay.core.RelayState;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 
 /**
- * What a CDC relay is doing, for readiness: {@code streaming}, {@code standby} behind the session
- * that holds the source lock (read from the database, see {@link CdcOwner}), or stopped. Sampled on
- * the sampler thread, because asking the relay may wait while it establishes its stream; read by
- * the health handler.
+ * A CDC relay's {@code role} for readiness, from the relay's own {@link RelayState} ({@code
+ * streaming}, {@code standby}, {@code starting}, {@code failed}, {@code stopped}), and its {@code
+ * owner}: the database session that holds the source lock (see {@link CdcOwner}), so readiness
+ * shows which instance streams. The owner is sampled on the sampler thread (a database query); read
+ * by the health handler.
  */
 final class CdcRole {
   private final DataSource pool;
   private final String relay;
-  private final BooleanSupplier streaming;
-  private volatile String role = "starting";
   private volatile String owner;
 
-  CdcRole(DataSource pool, String relay, BooleanSupplier streaming) {
+  CdcRole(DataSource pool, String relay) {
     this.pool = pool;
     this.relay = relay;
-    this.streaming = streaming;
   }
 
   void sample() {
     try {
       Optional<String> holder = CdcOwner.find(pool, relay);
       owner = holder.orElse(null);
-      role =
-          streaming.getAsBoolean()
-              ? "streaming"
-              : holder.isPresent() ? "standby" : "stopped (no relay holds the source)";
     } catch (SQLException | RuntimeException e) {
-      role = "unknown (" + Secrets.maskText(e.getMessage()) + ")";
+      owner = null; // the sampler reports the database as a problem of its own
     }
   }
 
-  /** Adds {@code role} and {@code owner} to the readiness fields, and a problem unless working. */
-  void describe(Map<String, Object> fields, List<String> problems) {
-    String r = role;
-    fields.put("role", r);
-    if (owner != null) {
-      fields.put("owner", owner);
+  /** Adds {@code role} and, when known, {@code owner} to the readiness fields. */
+  void describe(RelayState state, Map<String, Object> fields) {
+    fields.put("role", role(state));
+    String o = owner;
+    if (o != null) {
+      fields.put("owner", o);
     }
-    if (!r.equals("streaming") && !r.equals("standby")) {
-      problems.add("relay: CDC " + r);
-    }
+  }
+
+  static String role(RelayState state) {
+    return switch (state.phase()) {
+      case ACTIVE -> "streaming";
+      case STANDBY -> "standby";
+      case STARTING -> "starting";
+      case FAILED -> "failed";
+      case NEW, STOPPING, STOPPED -> "stopped";
+    };
   }
 }

@@ -2,6 +2,8 @@ package dev.outboxrelay.daemon;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Relay;
+import dev.outboxrelay.core.RelayState;
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.daemon.config.RelayConfig.Mode;
@@ -36,10 +38,8 @@ final class RelayService implements AutoCloseable {
   private final BrokerProbe probe;
   private final RelayHealth health;
   private final DrainProgress progress;
-  private volatile CdcRole cdcRole; // set once the CDC relay started
-  private PollingRelay polling;
-  private CdcRelay cdc;
-  private volatile boolean started;
+  private final CdcRole cdcRole; // null for a polling relay
+  private Relay relay;
 
   private RelayService(
       RelayConfig config,
@@ -55,6 +55,7 @@ final class RelayService implements AutoCloseable {
     this.admin = OutboxAdmin.of(pool, config.table());
     this.health = new RelayHealth(config.publishTimeout(), config.backoffMax(), System::nanoTime);
     this.progress = new DrainProgress(config.name(), System::nanoTime);
+    this.cdcRole = config.mode() == Mode.CDC ? new CdcRole(pool, config.name()) : null;
   }
 
   /**
@@ -112,7 +113,7 @@ final class RelayService implements AutoCloseable {
     Retention retention =
         config.keepPublishedFor().map(Retention::keepFor).orElse(Retention.deleteImmediately());
     if (config.mode() == Mode.POLLING) {
-      polling =
+      relay =
           PollingRelay.builder()
               .name(config.name())
               .dataSource(pool)
@@ -148,19 +149,15 @@ final class RelayService implements AutoCloseable {
               .debeziumProperties(config.debezium())
               .listener(new BothListeners(metrics, health));
       config.keepPublishedFor().ifPresent(b::keepPublishedFor);
-      cdc = b.build();
+      relay = b.build();
     }
   }
 
   void start() {
-    if (polling != null) {
-      polling.start();
-    } else {
-      cdc.start();
-      cdcRole = new CdcRole(pool, config.name(), cdc::isStreaming);
+    relay.start();
+    if (cdcRole != null) {
       cdcRole.sample();
     }
-    started = true;
     log.info(
         "Relay {} started: {} on {} table {}, publisher {}",
         config.name(),
@@ -173,25 +170,19 @@ final class RelayService implements AutoCloseable {
   /**
    * Ready when the relay runs, its tables can be read, its broker answered within {@code
    * publish-timeout}, and it has work: a polling relay owns key buckets, a CDC relay streams or
-   * stands by behind the instance that streams.
+   * stands by behind the instance that streams (see {@link ReadinessCheck}).
    */
   Readiness readiness() {
     List<String> problems = new ArrayList<>(health.problems());
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("mode", config.mode().name().toLowerCase());
-    if (!started) {
-      problems.add(0, "relay: not started or stopping");
-    } else if (polling != null) {
-      int buckets = polling.ownedBuckets().size();
-      fields.put("buckets", buckets);
-      if (!polling.isRunning()) {
-        problems.add(0, "relay: worker thread not running");
-      } else if (buckets == 0) {
-        problems.add("relay: owns no key buckets");
-      }
+    RelayState state = relay.state();
+    if (cdcRole != null) {
+      cdcRole.describe(state, fields);
     } else {
-      cdcRole.describe(fields, problems);
+      state.ownedBuckets().ifPresent(b -> fields.put("buckets", b));
     }
+    ReadinessCheck.addProblems(state, cdcRole != null, problems);
     return new Readiness(problems.isEmpty(), fields, problems);
   }
 
@@ -220,7 +211,7 @@ final class RelayService implements AutoCloseable {
     if (health.needsProbe()) {
       health.probed(probe.checkAnswer(PROBE_TIMEOUT));
     }
-    if (cdcRole != null && started) {
+    if (cdcRole != null && relay.state().phase() != RelayState.Phase.NEW) {
       cdcRole.sample();
     }
   }
@@ -228,13 +219,10 @@ final class RelayService implements AutoCloseable {
   /** Graceful stop: the batch in flight finishes or is released, leases are released. */
   @Override
   public void close() {
-    started = false;
     probe.close();
     try {
-      if (polling != null) {
-        polling.close();
-      } else if (cdc != null) {
-        cdc.close();
+      if (relay != null) {
+        relay.close();
       }
     } finally {
       try {

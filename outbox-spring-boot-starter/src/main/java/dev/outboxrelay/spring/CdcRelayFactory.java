@@ -3,10 +3,10 @@ package dev.outboxrelay.spring;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.cdc.CdcRelayBuilder;
-import java.util.Map;
 import javax.sql.DataSource;
 import org.springframework.core.env.Environment;
 
@@ -19,7 +19,7 @@ final class CdcRelayFactory {
 
   private CdcRelayFactory() {}
 
-  static OutboxRelayLifecycle.Handle cdc(
+  static Relay cdc(
       OutboxProperties.Relay p,
       String name,
       Environment env,
@@ -59,31 +59,6 @@ final class CdcRelayFactory {
     if (p.getKeepFor() != null) {
       b.keepPublishedFor(p.getKeepFor());
     }
-    CdcRelay relay = b.build();
-    return new OutboxRelayLifecycle.Handle() {
-      private volatile boolean started;
-
-      @Override
-      public void start() {
-        relay.start();
-        started = true;
-      }
-
-      @Override
-      public void close() {
-        started = false;
-        relay.close();
-      }
-
-      @Override
-      public boolean isRunning() {
-        return started;
-      }
-
-      @Override
-      public Map<String, Object> details() {
-        return Map.of("streaming", relay.isStreaming());
-      }
-    };
+    return b.build();
   }
 }

@@ -3,6 +3,7 @@ package dev.outboxrelay.spring;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
 import java.util.function.Supplier;
@@ -58,7 +59,7 @@ public class OutboxRelayAutoConfiguration {
       throw new OutboxConfigException(
           "outbox.relay.mode", "cdc", "needs dev.outboxrelay:outbox-relay-cdc on the classpath");
     }
-    Supplier<OutboxRelayLifecycle.Handle> factory =
+    Supplier<Relay> factory =
         () -> {
           RelayListener listener = new CompositeRelayListener(listeners.orderedStream().toList());
           return cdc

@@ -1,5 +1,8 @@
 package dev.outboxrelay.spring;
 
+import dev.outboxrelay.core.Relay;
+import dev.outboxrelay.core.RelayState;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,30 +23,16 @@ public final class OutboxRelayLifecycle implements SmartLifecycle {
 
   private final String name;
   private final OutboxProperties.RelayMode mode;
-  private final Supplier<Handle> factory;
+  private final Supplier<Relay> factory;
   private final boolean autoStartup;
-  private volatile Handle relay;
+  private volatile Relay relay;
 
   OutboxRelayLifecycle(
-      String name, OutboxProperties.RelayMode mode, boolean autoStartup, Supplier<Handle> factory) {
+      String name, OutboxProperties.RelayMode mode, boolean autoStartup, Supplier<Relay> factory) {
     this.name = name;
     this.mode = mode;
     this.autoStartup = autoStartup;
     this.factory = factory;
-  }
-
-  /** What the lifecycle needs of a relay; the polling and CDC relays are adapted to it. */
-  interface Handle {
-    void start();
-
-    void close();
-
-    boolean isRunning();
-
-    /** State for the health indicator. */
-    default java.util.Map<String, Object> details() {
-      return java.util.Map.of();
-    }
   }
 
   @Override
@@ -51,21 +40,21 @@ public final class OutboxRelayLifecycle implements SmartLifecycle {
     if (relay != null) {
       return;
     }
-    Handle h = factory.get();
-    h.start();
-    relay = h;
+    Relay r = factory.get();
+    r.start();
+    relay = r;
     log.info(
         "{} - embedded {} relay started", name, mode.name().toLowerCase(java.util.Locale.ROOT));
   }
 
   @Override
   public synchronized void stop() {
-    Handle h = relay;
-    if (h == null) {
+    Relay r = relay;
+    if (r == null) {
       return;
     }
     relay = null;
-    h.close();
+    r.close();
     log.info("{} - embedded relay stopped", name);
   }
 
@@ -76,18 +65,24 @@ public final class OutboxRelayLifecycle implements SmartLifecycle {
   }
 
   /**
-   * Whether the relay's threads are alive: the polling worker runs, the CDC relay streams or stands
-   * by for the source lock. False before start and after stop.
+   * Whether the relay is started and working or waiting for work: its {@linkplain #state() phase}
+   * is {@code STARTING}, {@code ACTIVE} or {@code STANDBY}. False before start, after stop, and
+   * while the relay is {@code FAILED}.
    */
   public boolean isAlive() {
-    Handle h = relay;
-    return h != null && h.isRunning();
+    return state()
+        .map(
+            s ->
+                s.phase() == RelayState.Phase.STARTING
+                    || s.phase() == RelayState.Phase.ACTIVE
+                    || s.phase() == RelayState.Phase.STANDBY)
+        .orElse(false);
   }
 
-  /** The relay's state for the health indicator; empty when not started. */
-  public java.util.Map<String, Object> details() {
-    Handle h = relay;
-    return h == null ? java.util.Map.of() : h.details();
+  /** What the relay is doing ({@link Relay#state()}); empty while it is not started. */
+  public Optional<RelayState> state() {
+    Relay r = relay;
+    return r == null ? Optional.empty() : Optional.of(r.state());
   }
 
   /** {@code outbox.relay.auto-startup}, default true. */

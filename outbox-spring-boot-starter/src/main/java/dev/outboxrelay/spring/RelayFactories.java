@@ -2,18 +2,18 @@ package dev.outboxrelay.spring;
 
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.relay.polling.PollingRelay;
 import dev.outboxrelay.relay.polling.PollingRelayBuilder;
 import dev.outboxrelay.relay.polling.Retention;
-import java.util.Map;
 import javax.sql.DataSource;
 
 /** Builds the polling relay from properties; the CDC relay is in {@link CdcRelayFactory}. */
 final class RelayFactories {
   private RelayFactories() {}
 
-  static OutboxRelayLifecycle.Handle polling(
+  static Relay polling(
       OutboxProperties.Relay p,
       String name,
       DataSource dataSource,
@@ -42,27 +42,6 @@ final class RelayFactories {
     if (p.getPollInterval() != null) {
       b.pollInterval(p.getPollInterval());
     }
-    PollingRelay relay = b.build();
-    return new OutboxRelayLifecycle.Handle() {
-      @Override
-      public void start() {
-        relay.start();
-      }
-
-      @Override
-      public void close() {
-        relay.close();
-      }
-
-      @Override
-      public boolean isRunning() {
-        return relay.isRunning();
-      }
-
-      @Override
-      public Map<String, Object> details() {
-        return Map.of("owner", relay.owner(), "buckets", relay.ownedBuckets().size());
-      }
-    };
+    return b.build();
   }
 }

@@ -3,6 +3,7 @@ package dev.outboxrelay.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.outboxrelay.core.RelayState.Phase;
 import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.KafkaExtension;
 import dev.outboxrelay.testing.KafkaTopicReader;
@@ -61,7 +62,8 @@ class CdcRelayModeIT {
               assertThat(relay[0].isAlive()).isTrue();
               assertThat(c.getBean(OutboxHealthIndicator.class).health().getDetails())
                   .containsEntry("mode", "cdc")
-                  .containsEntry("streaming", true);
+                  .containsEntry("phase", "ACTIVE");
+              assertThat(relay[0].state().orElseThrow().phase()).isEqualTo(Phase.ACTIVE);
               SpringOutbox outbox = c.getBean(SpringOutbox.class);
               TransactionTemplate tx =
                   new TransactionTemplate(c.getBean(PlatformTransactionManager.class));
@@ -77,5 +79,6 @@ class CdcRelayModeIT {
               }
             });
     assertThat(relay[0].isRunning()).isFalse();
+    assertThat(relay[0].state()).isEmpty();
   }
 }

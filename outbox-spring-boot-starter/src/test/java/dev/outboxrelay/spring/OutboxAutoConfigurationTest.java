@@ -81,6 +81,7 @@ class OutboxAutoConfigurationTest {
                   .isEqualTo("KafkaPublisher");
               OutboxRelayLifecycle relay = c.getBean(OutboxRelayLifecycle.class);
               assertThat(relay.isRunning()).isFalse();
+              assertThat(relay.state()).isEmpty();
               assertThat(relay.name()).isEqualTo("outbox-relay");
               assertThat(relay.getPhase()).isEqualTo(OutboxRelayLifecycle.PHASE);
               assertThat(c).hasSingleBean(OutboxHealthIndicator.class);

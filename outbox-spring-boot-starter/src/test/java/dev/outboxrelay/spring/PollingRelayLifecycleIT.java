@@ -3,6 +3,8 @@ package dev.outboxrelay.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.RelayState.Phase;
 import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.KafkaExtension;
 import dev.outboxrelay.testing.KafkaTopicReader;
@@ -34,6 +36,7 @@ class PollingRelayLifecycleIT {
     String db = DB.server().createDatabase();
     String topic = "lifecycle-" + UUID.randomUUID();
     KAFKA.server().createTopic(topic, 1);
+    OutboxRelayLifecycle[] lifecycle = new OutboxRelayLifecycle[1];
     new ApplicationContextRunner()
         .withConfiguration(
             AutoConfigurations.of(
@@ -55,10 +58,14 @@ class PollingRelayLifecycleIT {
         .run(
             c -> {
               OutboxRelayLifecycle relay = c.getBean(OutboxRelayLifecycle.class);
+              lifecycle[0] = relay;
               assertThat(relay.isRunning()).isTrue();
               await()
                   .atMost(Duration.ofSeconds(20))
-                  .until(() -> relay.details().get("buckets"), b -> (Integer) b == 256);
+                  .until(
+                      () -> relay.state().orElseThrow().ownedBuckets().orElse(0),
+                      b -> b == OutboxTable.BUCKETS);
+              assertThat(relay.state().orElseThrow().phase()).isEqualTo(Phase.ACTIVE);
               String key = "k-" + UUID.randomUUID();
               new TransactionTemplate(c.getBean(PlatformTransactionManager.class))
                   .executeWithoutResult(
@@ -74,6 +81,7 @@ class PollingRelayLifecycleIT {
               }
               assertThat(held(c.getBean(JdbcTemplate.class))).isEqualTo(256);
             });
+    assertThat(lifecycle[0].state()).as("not started after the context stopped it").isEmpty();
     // A pool apart from the closed context's, to look at the tables afterwards.
     try (var ds = DB.server().dataSource(db, 1)) {
       JdbcTemplate after = new JdbcTemplate(ds);

@@ -5,6 +5,7 @@ import dev.outboxrelay.core.OutboxColumn;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.TopicTemplate;
 import java.sql.Connection;
@@ -23,13 +24,6 @@ import org.junit.jupiter.api.BeforeEach;
  * few lines. Each test gets a fresh database with the outbox table and its own topic.
  */
 public abstract class RelayFixture {
-  /** A running relay; {@link #crash()} stops it as a killed process would (no clean-up). */
-  public interface RelayHandle {
-    void stop();
-
-    void crash();
-  }
-
   protected abstract DatabaseServer database();
 
   protected abstract void createOutbox(Connection c) throws SQLException;
@@ -43,7 +37,11 @@ public abstract class RelayFixture {
 
   protected abstract BrokerReader reader();
 
-  protected abstract RelayHandle startRelay(String name, DataSource ds, Publisher publisher);
+  /**
+   * Builds and starts a relay; the fixture closes it after the test, and a test crashes it with
+   * {@link Relay#abort()}.
+   */
+  protected abstract Relay startRelay(String name, DataSource ds, Publisher publisher);
 
   /** A payload size the broker never accepts (the writer must still take it). */
   protected abstract int oversizedPayloadBytes();
@@ -69,7 +67,7 @@ public abstract class RelayFixture {
   protected String topic;
   protected TopicTemplate topics;
   private final List<Publisher> publishers = new ArrayList<>();
-  private final List<RelayHandle> relays = new ArrayList<>();
+  private final List<Relay> relays = new ArrayList<>();
 
   @BeforeEach
   void freshDatabaseAndTopic() throws SQLException {
@@ -85,20 +83,20 @@ public abstract class RelayFixture {
 
   @AfterEach
   void stopAll() {
-    relays.forEach(RelayHandle::stop);
+    relays.forEach(Relay::close);
     publishers.forEach(Publisher::close);
     dataSource.close();
   }
 
   /** Starts a relay with its own publisher, as a separate process would have. */
-  protected RelayHandle relay(String name, Publisher publisher) {
+  protected Relay relay(String name, Publisher publisher) {
     publishers.add(publisher);
-    RelayHandle h = startRelay(name, dataSource, publisher);
-    relays.add(h);
-    return h;
+    Relay r = startRelay(name, dataSource, publisher);
+    relays.add(r);
+    return r;
   }
 
-  protected RelayHandle relay(String name) {
+  protected Relay relay(String name) {
     return relay(name, newPublisher(topics));
   }
 

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishException;
 import dev.outboxrelay.core.RelayListener;
+import dev.outboxrelay.core.RelayState.Phase;
 import dev.outboxrelay.core.RetriablePublishException;
 import dev.outboxrelay.it.KafkaDbFixture;
 import dev.outboxrelay.it.SlowAcks;
@@ -87,6 +88,23 @@ abstract class CdcBehaviour extends KafkaDbFixture {
         .isLessThanOrEqualTo(kills * batchSize);
   }
 
+  /** The state tells the streaming instance from the one standing by, and follows a takeover. */
+  @Test
+  void aSecondInstanceStandsByUntilTheStreamingOneIsKilled() throws Exception {
+    CdcRelay first = started(relay());
+    await().atMost(Duration.ofSeconds(30)).until(() -> first.state().phase() == Phase.ACTIVE);
+    CdcRelay second = started(relay());
+    assertThat(second.state().phase()).isEqualTo(Phase.STANDBY);
+    assertThat(second.state().reason()).contains("another instance holds the source lock");
+    first.abort();
+    assertThat(first.state().phase()).isEqualTo(Phase.STOPPED);
+    await().atMost(Duration.ofSeconds(60)).until(() -> second.state().phase() == Phase.ACTIVE);
+    commit("after-takeover", 1);
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("after-takeover").size() == 1);
+    second.close();
+    assertThat(second.state().phase()).isEqualTo(Phase.STOPPED);
+  }
+
   @Test
   void aLostPositionFailsLoudlyAndResetRepublishesWhatIsPending() throws Exception {
     CdcRelay relay = started(relay());
@@ -100,6 +118,8 @@ abstract class CdcBehaviour extends KafkaDbFixture {
         .isInstanceOf(CdcPositionLostException.class)
         .hasMessageContaining("cannot resume")
         .hasMessageContaining("resetPosition()");
+    assertThat(again.state().phase()).isEqualTo(Phase.FAILED);
+    assertThat(again.state().reason()).startsWith("position lost: ");
     assertThat(receivedIds("lost")).hasSize(2);
     again.resetPosition();
     started(relay());

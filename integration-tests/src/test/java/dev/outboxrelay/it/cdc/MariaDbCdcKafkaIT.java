@@ -1,6 +1,7 @@
 package dev.outboxrelay.it.cdc;
 
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.it.KafkaRelayContract;
 import dev.outboxrelay.it.Relays;
 import dev.outboxrelay.testing.DatabaseExtension;
@@ -16,7 +17,7 @@ class MariaDbCdcKafkaIT extends KafkaRelayContract {
   }
 
   @Override
-  protected RelayHandle startRelay(String name, javax.sql.DataSource ds, Publisher publisher) {
+  protected Relay startRelay(String name, javax.sql.DataSource ds, Publisher publisher) {
     return Relays.cdc(ds, publisher);
   }
 }

@@ -1,6 +1,7 @@
 package dev.outboxrelay.it.cdc;
 
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.it.Relays;
 import dev.outboxrelay.it.polling.rocketmq.RocketMqRelayContract;
 import dev.outboxrelay.testing.DatabaseExtension;
@@ -18,7 +19,7 @@ class PostgresCdcRocketMqIT extends RocketMqRelayContract {
   }
 
   @Override
-  protected RelayHandle startRelay(String name, DataSource ds, Publisher publisher) {
+  protected Relay startRelay(String name, DataSource ds, Publisher publisher) {
     return Relays.cdc(ds, publisher);
   }
 }

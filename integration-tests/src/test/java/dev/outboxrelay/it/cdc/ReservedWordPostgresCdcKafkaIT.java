@@ -2,6 +2,7 @@ package dev.outboxrelay.it.cdc;
 
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.it.KafkaRelayContract;
 import dev.outboxrelay.it.Relays;
 import dev.outboxrelay.testing.DatabaseExtension;
@@ -24,7 +25,7 @@ class ReservedWordPostgresCdcKafkaIT extends KafkaRelayContract {
   }
 
   @Override
-  protected RelayHandle startRelay(String name, DataSource ds, Publisher publisher) {
+  protected Relay startRelay(String name, DataSource ds, Publisher publisher) {
     return Relays.cdc(ds, publisher, table());
   }
 }

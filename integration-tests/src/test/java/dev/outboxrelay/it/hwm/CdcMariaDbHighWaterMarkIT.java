@@ -1,10 +1,10 @@
 package dev.outboxrelay.it.hwm;
 
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.it.Relays;
 import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.DatabaseServer;
-import dev.outboxrelay.testing.RelayFixture.RelayHandle;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -18,7 +18,7 @@ class CdcMariaDbHighWaterMarkIT extends KafkaHighWaterMarkContract {
   }
 
   @Override
-  RelayHandle startRelay(DataSource ds, Publisher publisher) {
+  Relay startRelay(DataSource ds, Publisher publisher) {
     return Relays.cdc(ds, publisher);
   }
 }

@@ -1,13 +1,13 @@
 package dev.outboxrelay.it.hwm;
 
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.TopicTemplate;
 import dev.outboxrelay.dedup.Dedup;
 import dev.outboxrelay.dedup.DedupKafkaConsumer;
 import dev.outboxrelay.dedup.KafkaDedup;
 import dev.outboxrelay.publisher.kafka.KafkaPublisher;
 import dev.outboxrelay.testing.KafkaExtension;
-import dev.outboxrelay.testing.RelayFixture.RelayHandle;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 abstract class KafkaHighWaterMarkContract extends HighWaterMarkContract {
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
 
-  abstract RelayHandle startRelay(DataSource ds, Publisher publisher);
+  abstract Relay startRelay(DataSource ds, Publisher publisher);
 
   /** Whether the consumer runs one transaction per record instead of one per batch. */
   boolean perRecord() {
@@ -41,8 +41,8 @@ abstract class KafkaHighWaterMarkContract extends HighWaterMarkContract {
             .topicTemplate(TopicTemplate.of(prefix + TopicTemplate.PLACEHOLDER))
             .build();
     closeables.add(publisher);
-    RelayHandle relay = startRelay(dataSource, publisher);
-    closeables.add(relay::stop);
+    Relay relay = startRelay(dataSource, publisher);
+    closeables.add(relay::close);
     DedupKafkaConsumer<String, String> consumer =
         DedupKafkaConsumer.<String, String>builder()
             .dedup(dedup)

@@ -1,10 +1,10 @@
 package dev.outboxrelay.it.hwm;
 
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.relay.polling.PollingRelay;
 import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.DatabaseServer;
-import dev.outboxrelay.testing.RelayFixture.RelayHandle;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,26 +19,14 @@ class PollingStrictPostgresHighWaterMarkIT extends KafkaHighWaterMarkContract {
   }
 
   @Override
-  RelayHandle startRelay(DataSource ds, Publisher publisher) {
-    PollingRelay relay =
-        PollingRelay.builder()
-            .name("hwm-strict")
-            .dataSource(ds)
-            .publisher(publisher)
-            .strictOrder(true)
-            .pollInterval(Duration.ofMillis(100))
-            .build()
-            .start();
-    return new RelayHandle() {
-      @Override
-      public void stop() {
-        relay.close();
-      }
-
-      @Override
-      public void crash() {
-        relay.abort();
-      }
-    };
+  Relay startRelay(DataSource ds, Publisher publisher) {
+    return PollingRelay.builder()
+        .name("hwm-strict")
+        .dataSource(ds)
+        .publisher(publisher)
+        .strictOrder(true)
+        .pollInterval(Duration.ofMillis(100))
+        .build()
+        .start();
   }
 }

@@ -1,6 +1,7 @@
 package dev.outboxrelay.it.hwm;
 
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.TopicTemplate;
 import dev.outboxrelay.dedup.Dedup;
 import dev.outboxrelay.dedup.RocketMqDedup;
@@ -8,7 +9,6 @@ import dev.outboxrelay.it.Relays;
 import dev.outboxrelay.publisher.rocketmq.RocketMqPublisher;
 import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.DatabaseServer;
-import dev.outboxrelay.testing.RelayFixture.RelayHandle;
 import dev.outboxrelay.testing.RocketMqExtension;
 import java.util.UUID;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
@@ -43,8 +43,8 @@ class RocketMqOrderlyHighWaterMarkIT extends HighWaterMarkContract {
             .topicTemplate(TopicTemplate.of(prefix + TopicTemplate.PLACEHOLDER))
             .build();
     closeables.add(publisher);
-    RelayHandle relay = Relays.polling("hwm", dataSource, publisher);
-    closeables.add(relay::stop);
+    Relay relay = Relays.polling("hwm", dataSource, publisher);
+    closeables.add(relay::close);
     DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(prefix + "consumer");
     consumer.setNamesrvAddr(ROCKETMQ.server().nameServerAddress());
     consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);

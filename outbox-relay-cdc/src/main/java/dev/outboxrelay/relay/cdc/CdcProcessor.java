@@ -311,6 +311,21 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     return established.await(millis, TimeUnit.MILLISECONDS);
   }
 
+  /** Whether the first run's stream position is established; any thread. */
+  boolean established() {
+    return established.getCount() == 0;
+  }
+
+  /** Keys backing off after a transient failure; any thread. */
+  int retryingKeys() {
+    return holds.retrying();
+  }
+
+  /** Parked keys as last read from the table; any thread. */
+  int parkedKeys() {
+    return holds.parkedCount();
+  }
+
   void stop() {
     stopDrain.touch();
     running = false;

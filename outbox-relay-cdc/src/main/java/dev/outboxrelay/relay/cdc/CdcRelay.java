@@ -1,6 +1,9 @@
 package dev.outboxrelay.relay.cdc;
 
 import dev.outboxrelay.core.OutboxDatabaseException;
+import dev.outboxrelay.core.Relay;
+import dev.outboxrelay.core.RelayState;
+import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.SqlDialect;
 import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
@@ -24,8 +27,15 @@ import org.slf4j.LoggerFactory;
  * Publishes outbox INSERTs read from the binlog (MySQL, MariaDB) or the WAL (PostgreSQL) by
  * Debezium embedded, through the same {@link dev.outboxrelay.core.Publisher} SPI and message
  * contract as the polling relay. Build with {@link #builder()}. Thread-safe.
+ *
+ * <p>{@link #state()}: {@code STARTING} while it takes the source lock, checks the stored position
+ * and establishes the stream's; {@code ACTIVE} while it streams; {@code STANDBY} while another
+ * instance holds the source lock; {@code FAILED} while the engine waits to be restarted after a
+ * failure, and for good once the position is lost or the lock's connection dropped (the relay stops
+ * itself); {@code STOPPING}/{@code STOPPED} after {@link #close()} or {@link #abort()}. Counts:
+ * keys backing off ({@code retryingKeys}) and parked keys as last read from the table.
  */
-public final class CdcRelay implements AutoCloseable {
+public final class CdcRelay implements Relay {
   private static final Logger log = LoggerFactory.getLogger(CdcRelay.class);
   private static final Duration ESTABLISH_WAIT = Duration.ofSeconds(60);
   // No batch for a poll interval and this much more: Debezium's producer has caught up.
@@ -36,14 +46,20 @@ public final class CdcRelay implements AutoCloseable {
   private final CdcSql sql;
   private SourceLock lock;
   private DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
-  private CdcProcessor processor;
   private ExecutorService engineThread;
   private ScheduledExecutorService maintenance;
   private Thread standby;
+  // Volatile: state() reads them without the monitor, which start() and close() hold for long.
+  private volatile CdcProcessor processor;
+  private volatile boolean started;
+  private volatile boolean standingBy;
   private volatile boolean stopped;
+  private volatile boolean closed;
   private volatile boolean engineFailed;
+  private volatile String engineFailure = "";
+  private volatile String failure; // why the relay stopped itself or could not start
   private volatile long restartAt;
-  private int failures;
+  private volatile int failures;
 
   CdcRelay(CdcRelayConfig config) {
     this.config = config;
@@ -61,14 +77,22 @@ public final class CdcRelay implements AutoCloseable {
    * about a minute), and rows still pending in the table are published before the stream's.
    *
    * @throws CdcPositionLostException if the stored position can no longer be read
+   * @throws IllegalStateException if already started (and not failed to start) or closed
    */
+  @Override
   public synchronized CdcRelay start() {
+    if (stopped || (started && failure == null)) {
+      throw new IllegalStateException(config.name() + " was already started or closed");
+    }
+    started = true;
+    failure = null;
     SourceLock l = tryLock();
     if (l != null) {
       stream(l);
       return this;
     }
     log.info("{} - another relay reads this source; standing by", config.name());
+    standingBy = true;
     standby = new Thread(this::standBy, config.name() + "-standby");
     standby.setDaemon(true);
     standby.start();
@@ -80,6 +104,7 @@ public final class CdcRelay implements AutoCloseable {
       while (!stopped) {
         SourceLock l = tryLock();
         if (l != null) {
+          standingBy = false;
           synchronized (this) {
             if (!stopped) {
               stream(l);
@@ -95,6 +120,8 @@ public final class CdcRelay implements AutoCloseable {
       Thread.currentThread().interrupt();
     } catch (CdcPositionLostException e) {
       // already logged; the standby does not take over a source whose position is gone
+    } catch (OutboxDatabaseException e) {
+      log.error("{} - standby could not take over: {}", config.name(), e.toString());
     }
   }
 
@@ -118,9 +145,11 @@ public final class CdcRelay implements AutoCloseable {
       PositionCheck.verify(config, sql);
     } catch (SQLException e) {
       lock.close();
+      failure = "could not check its position: " + Secrets.maskText(e.getMessage());
       throw new OutboxDatabaseException(config.name() + " could not check its position", e);
     } catch (CdcPositionLostException e) {
       lock.close();
+      failure = "position lost: " + e.getMessage();
       log.error("{}", e.getMessage());
       throw e;
     }
@@ -167,6 +196,7 @@ public final class CdcRelay implements AutoCloseable {
             .using(
                 (success, message, error) -> {
                   if (!success && !stopped) {
+                    engineFailure = Secrets.maskText(message);
                     restartAt =
                         System.nanoTime()
                             + Duration.ofMillis(config.backoff().apply(++failures)).toNanos();
@@ -198,6 +228,7 @@ public final class CdcRelay implements AutoCloseable {
           System.nanoTime() + Duration.ofMillis(config.backoff().apply(++failures)).toNanos();
       log.warn("{} - database not reachable yet: {}", config.name(), e.getMessage());
     } catch (CdcPositionLostException e) {
+      failure = "position lost: " + e.getMessage();
       log.error("{}", e.getMessage());
       new Thread(this::close).start();
     }
@@ -207,6 +238,7 @@ public final class CdcRelay implements AutoCloseable {
     try {
       if (!lock.held()) {
         log.error("{} - lost the source lock connection; stopping", config.name());
+        failure = "lost the source lock connection; stopped";
         new Thread(this::close).start();
         return;
       }
@@ -229,6 +261,7 @@ public final class CdcRelay implements AutoCloseable {
   }
 
   /** Stops as if the process had been killed: the source lock's connection is dropped abruptly. */
+  @Override
   public void abort() {
     stopped = true;
     synchronized (this) {
@@ -242,6 +275,7 @@ public final class CdcRelay implements AutoCloseable {
       standby.interrupt();
     }
     if (engine == null) {
+      closed = true;
       return;
     }
     processor.stop();
@@ -264,6 +298,7 @@ public final class CdcRelay implements AutoCloseable {
     await(engineThread, 30);
     lock.close();
     engine = null;
+    closed = true;
     log.info("{} - stopped", config.name());
   }
 
@@ -326,9 +361,46 @@ public final class CdcRelay implements AutoCloseable {
     }
   }
 
-  /** Whether this relay is streaming (false while it stands by). */
-  public synchronized boolean isStreaming() {
-    return engine != null;
+  /** What the relay is doing now; see the class comment. Never blocks. */
+  @Override
+  public RelayState state() {
+    return CdcState.of(this);
+  }
+
+  @Override
+  public String name() {
+    return config.name();
+  }
+
+  String failure() {
+    return failure;
+  }
+
+  boolean started() {
+    return started;
+  }
+
+  boolean standingBy() {
+    return standingBy;
+  }
+
+  boolean stopping() {
+    return stopped;
+  }
+
+  boolean closed() {
+    return closed;
+  }
+
+  CdcProcessor processor() {
+    return processor;
+  }
+
+  /** Null unless the engine failed and waits for its restart. */
+  String engineFailure() {
+    return engineFailed
+        ? "engine failed (restart #" + failures + " pending): " + engineFailure
+        : null;
   }
 
   CdcRelayConfig config() {

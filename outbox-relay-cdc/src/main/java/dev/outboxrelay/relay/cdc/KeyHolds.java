@@ -11,7 +11,8 @@ import java.util.Set;
 /**
  * Keys whose stream events are skipped (their rows stay pending in the table): parked keys (an
  * operator must act) and keys backing off after a transient failure. A key released from either is
- * drained from the table, in order, before its next stream event. Processor thread only.
+ * drained from the table, in order, before its next stream event. Processor thread only, except the
+ * counts ({@link #retrying()}, {@link #parkedCount()}), read for the relay's state.
  */
 final class KeyHolds {
   private record Backoff(int attempts, long dueNanos) {}
@@ -21,6 +22,8 @@ final class KeyHolds {
   private final Set<String> toDrain = new HashSet<>();
   private Set<String> parked = Set.of();
   private String draining;
+  private volatile int retrying;
+  private volatile int parkedCount;
 
   KeyHolds(IntervalFunction interval) {
     this.interval = interval;
@@ -45,6 +48,7 @@ final class KeyHolds {
     int attempts = b == null ? 1 : b.attempts + 1;
     Duration delay = Duration.ofMillis(interval.apply(attempts));
     blocked.put(key, new Backoff(attempts, System.nanoTime() + delay.toNanos()));
+    counted();
     if (key.equals(draining)) {
       draining = null;
     }
@@ -56,6 +60,7 @@ final class KeyHolds {
     p.add(key);
     parked = p;
     blocked.remove(key);
+    counted();
     if (key.equals(draining)) {
       draining = null;
     }
@@ -69,6 +74,7 @@ final class KeyHolds {
       }
     }
     parked = nowParked;
+    counted();
   }
 
   /** Keys to drain now: released from parking, or whose backoff is over. */
@@ -87,6 +93,7 @@ final class KeyHolds {
   void drained(String key) {
     draining = null;
     blocked.remove(key);
+    counted();
   }
 
   /** Draining stopped at a failure: the key stays held (blocked or parked). */
@@ -102,5 +109,20 @@ final class KeyHolds {
 
   boolean isParked(String key) {
     return parked.contains(key);
+  }
+
+  /** Keys backing off after a transient failure; any thread. */
+  int retrying() {
+    return retrying;
+  }
+
+  /** Parked keys as last read from the table or parked here; any thread. */
+  int parkedCount() {
+    return parkedCount;
+  }
+
+  private void counted() {
+    retrying = blocked.size();
+    parkedCount = parked.size();
   }
 }

@@ -170,6 +170,11 @@ final class BatchPublisher {
     return backoff.nanosUntilNextDue();
   }
 
+  /** Keys backing off after a failure; any thread. */
+  int retryingKeys() {
+    return backoff.size();
+  }
+
   void forgetBackoff() {
     backoff.clear();
   }

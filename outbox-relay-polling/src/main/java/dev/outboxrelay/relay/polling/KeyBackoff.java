@@ -6,12 +6,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Per-key retry state: exponential backoff with jitter, bounded. Worker thread only. */
+/**
+ * Per-key retry state: exponential backoff with jitter, bounded. Worker thread only, except {@link
+ * #size()}.
+ */
 final class KeyBackoff {
   private record State(int attempts, long dueNanos) {}
 
   private final IntervalFunction interval;
   private final Map<String, State> keys = new HashMap<>();
+  private volatile int size; // for RelayState, read from any thread
 
   KeyBackoff(IntervalFunction interval) {
     this.interval = interval;
@@ -22,6 +26,7 @@ final class KeyBackoff {
     State s = keys.get(key);
     int attempts = s == null ? 1 : s.attempts + 1;
     keys.put(key, new State(attempts, System.nanoTime() + delay(attempts).toNanos()));
+    size = keys.size();
     return attempts;
   }
 
@@ -30,7 +35,9 @@ final class KeyBackoff {
   }
 
   void succeeded(String key) {
-    keys.remove(key);
+    if (keys.remove(key) != null) {
+      size = keys.size();
+    }
   }
 
   /** Keys that must not be tried yet, at most {@code limit} of them. */
@@ -55,5 +62,11 @@ final class KeyBackoff {
 
   void clear() {
     keys.clear();
+    size = 0;
+  }
+
+  /** Keys that failed and have not succeeded since: backing off or due for their retry. */
+  int size() {
+    return size;
   }
 }

@@ -1,10 +1,15 @@
 package dev.outboxrelay.relay.polling;
 
 import dev.outboxrelay.core.OutboxDatabaseException;
+import dev.outboxrelay.core.Relay;
+import dev.outboxrelay.core.RelayState;
+import dev.outboxrelay.core.RelayState.Phase;
+import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.SqlDialect;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -18,16 +23,26 @@ import org.slf4j.LoggerFactory;
  * per-key order, by a SQL claim loop. Several relays may serve one table: work is split by key
  * bucket with leases on the database clock, and marks are fenced by the lease. Build with {@link
  * #builder()}; {@link #start()} once, {@link #close()} to stop. Thread-safe.
+ *
+ * <p>{@link #state()}: {@code STARTING} until the first lease rebalance, then {@code ACTIVE} while
+ * it owns key buckets, {@code STANDBY} while it owns none (other relays hold them all), {@code
+ * FAILED} while its last pass failed (database unreachable: it retries with backoff) or if its
+ * worker thread died, {@code STOPPING}/{@code STOPPED} after {@link #close()} or {@link #abort()}.
+ * A broker outage leaves it {@code ACTIVE}: the keys it holds back show in {@code retryingKeys}.
  */
-public final class PollingRelay implements AutoCloseable {
+public final class PollingRelay implements Relay {
   private static final Logger log = LoggerFactory.getLogger(PollingRelay.class);
 
   private final PollingRelayConfig config;
   private final String owner;
-  private Leases leases;
-  private RelayWorker worker;
+  // Volatile: state() reads them from any thread without the monitor close() holds for long.
+  private volatile Leases leases;
+  private volatile RelayWorker worker;
+  private volatile BatchPublisher batches;
+  private volatile Thread thread;
+  private volatile boolean stopping;
+  private volatile String death; // what ended the worker thread, if it was not a stop
   private PgNotifyListener notifyListener;
-  private Thread thread;
   private ScheduledExecutorService renewer;
 
   PollingRelay(PollingRelayConfig config) {
@@ -46,6 +61,7 @@ public final class PollingRelay implements AutoCloseable {
    * @throws OutboxDatabaseException if the database cannot be reached to detect its dialect
    * @throws IllegalStateException if already started
    */
+  @Override
   public synchronized PollingRelay start() {
     if (thread != null) {
       throw new IllegalStateException(config.name() + " was already started");
@@ -61,7 +77,8 @@ public final class PollingRelay implements AutoCloseable {
         new RelayStore(
             config.dataSource(), sql, owner, config.retention().keepsRows(), config.strictOrder());
     Waker waker = new Waker();
-    worker = new RelayWorker(config, leases, store, new BatchPublisher(config, store), waker);
+    batches = new BatchPublisher(config, store);
+    worker = new RelayWorker(config, leases, store, batches, waker);
     log.info("{} - starting as {} on {} table {}", config.name(), owner, dialect, config.table());
     if (config.listenNotify() && dialect == SqlDialect.POSTGRESQL && pgjdbcPresent()) {
       notifyListener =
@@ -69,8 +86,14 @@ public final class PollingRelay implements AutoCloseable {
               config.dataSource(), config.table().notifyChannel(), waker, config.name());
       daemon(notifyListener, "-notify").start();
     }
-    thread = daemon(worker, "");
-    thread.start();
+    Thread t = daemon(worker, "");
+    t.setUncaughtExceptionHandler(
+        (th, e) -> {
+          death = Secrets.maskText(e.toString());
+          log.error("{} - worker thread died", config.name(), e);
+        });
+    thread = t;
+    t.start();
     // Renewal runs apart from the worker, so a long publish (broker outage) keeps the leases.
     long every = Math.max(100, config.leaseDuration().toMillis() / 3);
     renewer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "-lease"));
@@ -87,6 +110,7 @@ public final class PollingRelay implements AutoCloseable {
     if (thread == null) {
       return;
     }
+    stopping = true;
     stopHelpers();
     worker.stop();
     join(config.publishTimeout().plusSeconds(5));
@@ -96,10 +120,12 @@ public final class PollingRelay implements AutoCloseable {
    * Stops at once without finishing the batch or releasing the leases, as if the process had been
    * killed; other relays take the buckets over when the leases expire. For fault tests.
    */
+  @Override
   public synchronized void abort() {
     if (thread == null) {
       return;
     }
+    stopping = true;
     renewer.shutdownNow();
     stopHelpers();
     worker.abort();
@@ -130,9 +156,41 @@ public final class PollingRelay implements AutoCloseable {
     }
   }
 
-  /** Whether the worker thread is running. */
-  public boolean isRunning() {
-    return thread != null && thread.isAlive();
+  /** What the relay is doing now; see the class comment. Never blocks. */
+  @Override
+  public RelayState state() {
+    Thread t = thread;
+    if (t == null) {
+      return RelayState.of(Phase.NEW, "not started");
+    }
+    if (stopping) {
+      return t.isAlive()
+          ? RelayState.of(Phase.STOPPING, "stopping")
+          : RelayState.of(Phase.STOPPED, "stopped");
+    }
+    int buckets = leases.usable().size();
+    RelayWorker w = worker;
+    String failed = w.failure();
+    Phase phase;
+    String reason;
+    if (!t.isAlive()) {
+      phase = Phase.FAILED;
+      reason = "worker thread not running" + (death == null ? "" : ": " + death);
+    } else if (failed != null) {
+      phase = Phase.FAILED;
+      reason = "retrying after " + failed;
+    } else if (!w.leasesTaken()) {
+      phase = Phase.STARTING;
+      reason = "taking key-bucket leases";
+    } else if (buckets == 0) {
+      phase = Phase.STANDBY;
+      reason = "owns no key buckets";
+    } else {
+      phase = Phase.ACTIVE;
+      reason = "";
+    }
+    return new RelayState(
+        phase, reason, OptionalInt.of(buckets), batches.retryingKeys(), OptionalInt.empty());
   }
 
   /** The key buckets this relay holds leases for right now. */
@@ -145,6 +203,7 @@ public final class PollingRelay implements AutoCloseable {
     return owner;
   }
 
+  @Override
   public String name() {
     return config.name();
   }

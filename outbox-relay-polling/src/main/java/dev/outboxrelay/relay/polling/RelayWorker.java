@@ -1,5 +1,6 @@
 package dev.outboxrelay.relay.polling;
 
+import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.internal.PendingRow;
 import io.github.resilience4j.core.IntervalFunction;
 import java.sql.SQLException;
@@ -36,6 +37,8 @@ final class RelayWorker implements Runnable {
   private final IntervalFunction outageBackoff;
   private volatile boolean running = true;
   private volatile boolean aborted;
+  private volatile boolean leasesTaken; // the first rebalance ran
+  private volatile String failure; // the last pass failed with this; null once a pass succeeds
   private int outageAttempts;
 
   /** Per lane, its batch in flight (null if none). */
@@ -80,6 +83,7 @@ final class RelayWorker implements Runnable {
     while (running) {
       try {
         Duration idle = cycle();
+        failure = null;
         if (!idle.isZero()) {
           waker.await(idle);
         }
@@ -122,6 +126,7 @@ final class RelayWorker implements Runnable {
       }
       Set<Integer> before = leases.usable();
       leases.rebalance();
+      leasesTaken = true;
       nextRebalanceNanos = now + config.leaseDuration().toNanos() / 3;
       if (!before.equals(leases.usable())) {
         batches.forgetBackoff();
@@ -246,6 +251,7 @@ final class RelayWorker implements Runnable {
   private boolean backOff(Exception e) {
     Duration delay = Duration.ofMillis(outageBackoff.apply(++outageAttempts));
     log.warn("{} - {}; retrying in {} ms", config.name(), e.toString(), delay.toMillis());
+    failure = Secrets.maskText(e.toString());
     safely(() -> config.listener().onError(e, delay));
     leases.invalidate();
     nextRebalanceNanos = System.nanoTime();
@@ -256,6 +262,16 @@ final class RelayWorker implements Runnable {
       Thread.currentThread().interrupt();
       return false;
     }
+  }
+
+  /** Whether the first lease rebalance ran (the relay knows which buckets it owns). */
+  boolean leasesTaken() {
+    return leasesTaken;
+  }
+
+  /** What the last pass failed with (masked), or null if it succeeded; any thread. */
+  String failure() {
+    return failure;
   }
 
   void stop() {

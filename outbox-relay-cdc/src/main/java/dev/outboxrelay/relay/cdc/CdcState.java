@@ -1,0 +1,47 @@
+package dev.outboxrelay.relay.cdc;
+
+import dev.outboxrelay.core.RelayState;
+import dev.outboxrelay.core.RelayState.Phase;
+import java.util.OptionalInt;
+
+/** Derives a {@link CdcRelay}'s {@link RelayState} from what the relay and its processor know. */
+final class CdcState {
+  private CdcState() {}
+
+  static RelayState of(CdcRelay relay) {
+    CdcProcessor p = relay.processor();
+    int retrying = p == null ? 0 : p.retryingKeys();
+    OptionalInt parked = p == null ? OptionalInt.empty() : OptionalInt.of(p.parkedKeys());
+    String failure = relay.failure();
+    if (failure != null) {
+      return state(Phase.FAILED, failure, retrying, parked);
+    }
+    if (relay.closed()) {
+      return RelayState.of(Phase.STOPPED, "stopped");
+    }
+    if (relay.stopping()) {
+      return state(Phase.STOPPING, "stopping", retrying, parked);
+    }
+    if (!relay.started()) {
+      return RelayState.of(Phase.NEW, "not started");
+    }
+    if (relay.standingBy()) {
+      return RelayState.of(Phase.STANDBY, "another instance holds the source lock");
+    }
+    if (p == null) {
+      return RelayState.of(Phase.STARTING, "taking the source lock, checking the stored position");
+    }
+    String engineFailure = relay.engineFailure();
+    if (engineFailure != null) {
+      return state(Phase.FAILED, engineFailure, retrying, parked);
+    }
+    if (!p.established()) {
+      return state(Phase.STARTING, "establishing the stream position", retrying, parked);
+    }
+    return state(Phase.ACTIVE, "", retrying, parked);
+  }
+
+  private static RelayState state(Phase phase, String reason, int retrying, OptionalInt parked) {
+    return new RelayState(phase, reason, OptionalInt.empty(), retrying, parked);
+  }
+}
