@@ -256,9 +256,14 @@ final class Parts {
   /** The dedup consumer per mode and database; per-record mode on at most 20k messages. */
   private void dedup(int n) throws Exception {
     DedupBench bench = new DedupBench(kafka, p.payloadBytes());
+    // For profiling one variant: e.g. -Doutbox.bench.dedupVariants=batch.postgresql
+    String only = System.getProperty("outbox.bench.dedupVariants", "");
     for (DedupBench.Mode mode : DedupBench.Mode.values()) {
       int count = mode == DedupBench.Mode.RECORD ? Math.min(n, 20_000) : n;
       for (String kind : DBS) {
+        if (!only.isEmpty() && !List.of(only.split(",")).contains(mode.id + "." + kind)) {
+          continue;
+        }
         try {
           figure(
               "dedup.kafka." + mode.id + "." + kind,
