@@ -28,13 +28,19 @@ public final class BenchmarkMain {
     report.fact("backlog", p.backlog() + " rows of " + p.payloadBytes() + " B payload, 1000 keys");
     report.fact("machine", Machine.describe());
     report.fact("commit", Machine.gitCommit());
-    System.out.println("benchmark: " + report.facts());
+    report.fact("database settings", DbSettings.apply(p.fastDb()));
     Map<String, DatabaseServer> dbs =
         Map.of("postgresql", PostgresServer.shared(), "mariadb", MariaDbServer.shared());
+    report.fact(
+        "database settings (read back)",
+        DbSettings.readBack(dbs.get("postgresql"), dbs.get("mariadb")));
+    System.out.println("benchmark: " + report.facts());
     try (Kafka kafka = new Kafka(KafkaServer.shared())) {
       report.fact(
           "servers",
-          "PostgreSQL and MariaDB private instances (fsync off), Kafka 4.1.2 KRaft single node"
+          "PostgreSQL and MariaDB private instances ("
+              + (p.fastDb() ? "fast, not durable" : "durable")
+              + "), Kafka 4.1.2 KRaft single node"
               + " (separate JVM, "
               + System.getProperty(
                   dev.outboxrelay.testing.internal.KafkaSupport.JVM_ARGS_PROPERTY,

@@ -1,24 +1,65 @@
 package dev.outboxrelay.benchmarks;
 
+import dev.outboxrelay.core.MessageContract;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishResult;
 import dev.outboxrelay.dedup.Dedup;
 import dev.outboxrelay.dedup.DedupKafkaConsumer;
+import dev.outboxrelay.dedup.DedupKafkaConsumerBuilder;
+import dev.outboxrelay.dedup.DedupListener;
 import dev.outboxrelay.dedup.DedupStore;
+import dev.outboxrelay.dedup.MessageIdentity;
+import dev.outboxrelay.dedup.Outcome;
 import dev.outboxrelay.publisher.kafka.KafkaPublisher;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * Dedup consumer throughput: {@code n} contract messages are put on a topic first; then one {@link
- * DedupKafkaConsumer} (3 partitions) runs a no-op handler, so each record costs its dedup
- * transaction (insert of the id, high-water mark per key) and the offset commits.
+ * Dedup consumer throughput: {@code n} contract messages (1000 keys) are put on a 3-partition topic
+ * first; then one {@link DedupKafkaConsumer} consumes them, from its first handled record to its
+ * last. The dedup records only (high-water mark off, the default), in the mode's transactions.
  */
 final class DedupBench {
+  /** How the consumer runs and what its handler does; {@code id} names the figure. */
+  enum Mode {
+    BATCH("batch", "batch mode, no-op", "no-op handler"),
+    RECORD("record", "per-record mode, no-op", "perRecord(true): one transaction per record"),
+    BATCH_INSERT(
+        "batch-insert",
+        "batch mode, INSERT per message",
+        "handler(): one INSERT INTO shipments per message (the demo's)"),
+    BATCH_INSERT_JDBC(
+        "batch-insert-jdbc",
+        "batch mode, JDBC batch INSERT",
+        "batchHandler(): the batch's shipments in one JDBC batch");
+
+    final String id;
+    final String label;
+    final String how;
+
+    Mode(String id, String label, String how) {
+      this.id = id;
+      this.label = label;
+      this.how = how;
+    }
+
+    String how() {
+      return this == RECORD
+          ? how
+          : "batch mode, up to " + BATCH_SIZE + " records per transaction; " + how;
+    }
+  }
+
+  static final int BATCH_SIZE = 500;
+  private static final String INSERT = "INSERT INTO shipments (order_id) VALUES (?)";
   private final Kafka kafka;
   private final int payloadBytes;
 
@@ -27,8 +68,96 @@ final class DedupBench {
     this.payloadBytes = payloadBytes;
   }
 
-  double run(Db db, int n) throws Exception {
+  double run(Db db, int n, Mode mode) throws Exception {
     String prefix = kafka.newTopicPrefix("dedup-" + db.kind);
+    fill(prefix, n);
+    DedupStore store = DedupStore.builder().dataSource(db.ds).build();
+    store.createIfMissing();
+    if (mode == Mode.BATCH_INSERT || mode == Mode.BATCH_INSERT_JDBC) {
+      db.execute("CREATE TABLE shipments (order_id VARCHAR(64) PRIMARY KEY)");
+    }
+    AtomicLong handled = new AtomicLong(); // counted after commit
+    Dedup dedup =
+        Dedup.builder()
+            .store(store)
+            .group("bench")
+            .listener(
+                new DedupListener() {
+                  @Override
+                  public void onOutcome(String group, MessageIdentity message, Outcome outcome) {
+                    handled.incrementAndGet();
+                  }
+                })
+            .build();
+    Properties props = new Properties();
+    props.put("bootstrap.servers", kafka.bootstrap);
+    props.put("group.id", "bench-" + prefix);
+    props.put("auto.offset.reset", "earliest");
+    props.put("max.poll.records", String.valueOf(BATCH_SIZE)); // at least the batch size
+    DedupKafkaConsumerBuilder<byte[], byte[]> b =
+        DedupKafkaConsumer.<byte[], byte[]>builder()
+            .dedup(dedup)
+            .topics(List.of(prefix + "order"))
+            .consumerProperties(props)
+            .deserializers(new ByteArrayDeserializer(), new ByteArrayDeserializer())
+            .batchSize(BATCH_SIZE, Duration.ofSeconds(1));
+    switch (mode) {
+      case BATCH -> b.handler((c, r) -> {});
+      case RECORD -> b.perRecord(true).handler((c, r) -> {});
+      case BATCH_INSERT -> b.handler(DedupBench::insertOne);
+      case BATCH_INSERT_JDBC -> b.batchHandler(DedupBench::insertAll);
+    }
+    long t0 = System.nanoTime();
+    try (DedupKafkaConsumer<byte[], byte[]> consumer = b.build().start()) {
+      long first = 0;
+      long deadline = System.nanoTime() + Duration.ofMinutes(15).toNanos();
+      while (handled.get() < n) {
+        if (first == 0 && handled.get() > 0) {
+          first = System.nanoTime();
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("dedup consumer: " + handled.get() + " of " + n);
+        }
+        Kafka.sleep(2);
+      }
+      long from = first == 0 ? t0 : first;
+      double rate = n / ((System.nanoTime() - from) / 1e9);
+      if (mode == Mode.BATCH_INSERT || mode == Mode.BATCH_INSERT_JDBC) {
+        long rows = db.count("SELECT COUNT(*) FROM shipments");
+        if (rows != n) {
+          throw new IllegalStateException("dedup consumer: " + rows + " shipments for " + n);
+        }
+      }
+      return rate;
+    }
+  }
+
+  /** The demo's shipping handler: one INSERT per message. */
+  private static void insertOne(Connection c, ConsumerRecord<byte[], byte[]> r) throws Exception {
+    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+      ps.setString(1, id(r));
+      ps.executeUpdate();
+    }
+  }
+
+  private static void insertAll(Connection c, List<ConsumerRecord<byte[], byte[]>> records)
+      throws Exception {
+    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+      for (ConsumerRecord<byte[], byte[]> r : records) {
+        ps.setString(1, id(r));
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  /** The message id: keys repeat (1000 of them), one shipment per message. */
+  private static String id(ConsumerRecord<byte[], byte[]> r) {
+    return new String(
+        r.headers().lastHeader(MessageContract.HEADER_ID).value(), StandardCharsets.UTF_8);
+  }
+
+  private void fill(String prefix, int n) throws Exception {
     try (KafkaPublisher publisher = kafka.publisher(prefix)) {
       for (int done = 0; done < n; done += 1000) {
         List<OutboxMessage> batch = new ArrayList<>();
@@ -47,39 +176,6 @@ final class DedupBench {
           throw new IllegalStateException("could not fill the dedup topic");
         }
       }
-    }
-    DedupStore store = DedupStore.builder().dataSource(db.ds).build();
-    store.createIfMissing();
-    Dedup dedup = Dedup.builder().store(store).group("bench").build();
-    AtomicLong handled = new AtomicLong();
-    Properties props = new Properties();
-    props.put("bootstrap.servers", kafka.bootstrap);
-    props.put("group.id", "bench-" + prefix);
-    props.put("auto.offset.reset", "earliest");
-    props.put("max.poll.records", "500");
-    long t0 = System.nanoTime();
-    try (DedupKafkaConsumer<byte[], byte[]> consumer =
-        DedupKafkaConsumer.<byte[], byte[]>builder()
-            .dedup(dedup)
-            .topics(List.of(prefix + "order"))
-            .consumerProperties(props)
-            .deserializers(new ByteArrayDeserializer(), new ByteArrayDeserializer())
-            .handler((connection, record) -> handled.incrementAndGet())
-            .build()
-            .start()) {
-      long first = 0;
-      long deadline = System.nanoTime() + Duration.ofMinutes(15).toNanos();
-      while (handled.get() < n) {
-        if (first == 0 && handled.get() > 0) {
-          first = System.nanoTime();
-        }
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("dedup consumer: " + handled.get() + " of " + n);
-        }
-        Kafka.sleep(2);
-      }
-      long from = first == 0 ? t0 : first;
-      return n / ((System.nanoTime() - from) / 1e9);
     }
   }
 }

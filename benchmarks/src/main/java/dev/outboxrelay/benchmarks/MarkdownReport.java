@@ -139,7 +139,7 @@ final class MarkdownReport {
   }
 
   private void targets() {
-    section("Targets (issue #10)");
+    section("Targets (issues #10, #18)");
     out.append("| target | measured | met |\n|---|---:|---|\n");
     Optional<Stats> k = stats(K);
     Optional<Stats> pg = stats("drain.polling.postgresql");
@@ -165,6 +165,7 @@ final class MarkdownReport {
     if (k.isPresent() && cdcMaria.isPresent()) {
       target("CDC drain MariaDB ≥ 0.25 × K", cdcMaria.get().ratioTo(k.get()), 0.25, "×K");
     }
+    dedupTargets();
     stats("latency.polling-notify.postgresql.p99")
         .ifPresent(
             p99 ->
@@ -174,6 +175,35 @@ final class MarkdownReport {
                         "| commit → ack p99 ≤ 25 ms with NOTIFY | %s ms | %s |%n",
                         num(p99.median()),
                         p99.median() <= 25 ? "yes" : "no")));
+  }
+
+  /** Issue #18: the dedup consumer in batch mode against the polling drain of the same run. */
+  private void dedupTargets() {
+    for (String db : DBS) {
+      Optional<Stats> drain = stats("drain.polling." + db);
+      if (drain.isEmpty()) {
+        continue;
+      }
+      String name = db.equals("postgresql") ? "PostgreSQL" : "MariaDB";
+      stats("dedup.kafka.batch." + db)
+          .ifPresent(
+              s ->
+                  target(
+                      "dedup consumer batch no-op " + name + " ≥ 1.5 × polling drain",
+                      s.ratioTo(drain.get()),
+                      1.5,
+                      "×"));
+      stats("dedup.kafka.batch-insert." + db)
+          .ifPresent(
+              s ->
+                  target(
+                      "dedup consumer batch + INSERT per message "
+                          + name
+                          + " ≥ 1.0 × polling drain",
+                      s.ratioTo(drain.get()),
+                      1.0,
+                      "×"));
+    }
   }
 
   private void target(String what, double value, double goal, String unit) {

@@ -141,19 +141,7 @@ final class Parts {
     }
     part("latency", this::latency);
     part("writer", this::writer);
-    part(
-        "dedup",
-        () ->
-            figure(
-                "dedup.kafka.postgresql",
-                "dedup consumer (DedupKafkaConsumer), PostgreSQL",
-                "msg/s",
-                "no-op handler; dedup insert + high-water mark per record",
-                () -> {
-                  try (Db db = new Db(dbs.get("postgresql"), "postgresql")) {
-                    return new DedupBench(kafka, size).run(db, n);
-                  }
-                }));
+    part("dedup", () -> dedup(n));
     part("rss", this::rss);
   }
 
@@ -262,6 +250,38 @@ final class Parts {
               "ratio",
               ratio,
               "per run"));
+    }
+  }
+
+  /** The dedup consumer per mode and database; per-record mode on at most 20k messages. */
+  private void dedup(int n) throws Exception {
+    DedupBench bench = new DedupBench(kafka, p.payloadBytes());
+    // For profiling one variant: e.g. -Doutbox.bench.dedupVariants=batch.postgresql
+    String only = System.getProperty("outbox.bench.dedupVariants", "");
+    for (DedupBench.Mode mode : DedupBench.Mode.values()) {
+      int count = mode == DedupBench.Mode.RECORD ? Math.min(n, 20_000) : n;
+      for (String kind : DBS) {
+        if (!only.isEmpty() && !List.of(only.split(",")).contains(mode.id + "." + kind)) {
+          continue;
+        }
+        try {
+          figure(
+              "dedup.kafka." + mode.id + "." + kind,
+              "DedupKafkaConsumer " + mode.label + ", " + kind,
+              "msg/s",
+              mode.how() + (count < n ? ", " + count + " messages" : "") + "; high-water mark off",
+              () -> {
+                try (Db db = new Db(dbs.get(kind), kind)) {
+                  return bench.run(db, count, mode);
+                }
+              });
+        } catch (Exception e) {
+          String why = "dedup " + mode.id + " " + kind + " failed: " + e;
+          System.out.println("!! " + why);
+          e.printStackTrace(System.out);
+          report.note(why);
+        }
+      }
     }
   }
 

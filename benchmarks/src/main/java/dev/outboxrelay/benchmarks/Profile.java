@@ -8,7 +8,7 @@ import java.util.TreeSet;
 /**
  * What one benchmark run does. {@code --quick}: 20k-row backlogs, 2 runs; full: 200k rows, 3 runs.
  * {@code --runs=N}, {@code --backlog=N}, {@code --payload=BYTES} and {@code --only=part,part}
- * override.
+ * override. The databases run durable unless {@code --fast-db} (see {@link DbSettings}).
  */
 record Profile(
     String name,
@@ -19,7 +19,8 @@ record Profile(
     Duration latencyDuration,
     int latencyRate,
     Duration writerDuration,
-    Set<String> parts) {
+    Set<String> parts,
+    boolean fastDb) {
 
   static final Set<String> ALL =
       new TreeSet<>(
@@ -41,6 +42,7 @@ record Profile(
 
   static Profile parse(String[] args) {
     boolean quick = Arrays.asList(args).contains("--quick");
+    boolean fastDb = Arrays.asList(args).contains("--fast-db");
     int runs = quick ? 2 : 3;
     int backlog = quick ? 20_000 : 200_000;
     int payload = 256;
@@ -60,9 +62,11 @@ record Profile(
         if (!ALL.containsAll(parts)) {
           throw new IllegalArgumentException("--only takes parts of " + ALL + ", but was " + parts);
         }
-      } else if (!a.equals("--quick")) {
+      } else if (!a.equals("--quick") && !a.equals("--fast-db")) {
         throw new IllegalArgumentException(
-            "usage: [--quick] [--runs=N] [--backlog=N] [--payload=BYTES] [--only=" + ALL + "]");
+            "usage: [--quick] [--fast-db] [--runs=N] [--backlog=N] [--payload=BYTES] [--only="
+                + ALL
+                + "]");
       }
     }
     return new Profile(
@@ -74,7 +78,8 @@ record Profile(
         Duration.ofSeconds(quick ? 10 : 30),
         1000,
         Duration.ofSeconds(quick ? 5 : 15),
-        parts);
+        parts,
+        fastDb);
   }
 
   boolean runs(String part) {

@@ -28,6 +28,9 @@ class ReportTest {
     r.add(new Figure("drain.gruelbox.postgresql", "gruelbox pg", "msg/s", List.of(10_000.0), "g"));
     r.add(new Figure("latency.polling-notify.postgresql.p99", "notify", "ms", List.of(30.0), "o"));
     r.add(new Figure("latency.polling-notify.postgresql.p50", "notify", "ms", List.of(5.0), "o"));
+    r.add(new Figure("dedup.kafka.batch.postgresql", "d", "msg/s", List.of(50_000.0), "d"));
+    r.add(new Figure("dedup.kafka.batch-insert.postgresql", "i", "msg/s", List.of(30_000.0), "i"));
+    r.add(new Figure("dedup.kafka.batch.mariadb", "dm", "msg/s", List.of(9_000.0), "dm"));
     r.load("kafka", "load average: 1.00");
     r.write(dir);
 
@@ -39,6 +42,11 @@ class ReportTest {
         .contains("| polling drain PostgreSQL ≥ 0.35 × K | 0.40 ×K | yes |")
         .contains("| polling drain PostgreSQL ≥ 2 × best peer | 4.00 × | yes |")
         .contains("| commit → ack p99 ≤ 25 ms with NOTIFY | 30.00 ms | no |")
+        .contains("| dedup consumer batch no-op PostgreSQL ≥ 1.5 × polling drain | 1.25 × | no |")
+        .contains(
+            "| dedup consumer batch + INSERT per message PostgreSQL ≥ 1.0 × polling drain"
+                + " | 0.75 × | no |")
+        .doesNotContain("no-op MariaDB") // no MariaDB drain in this run to compare with
         .contains("kafka: load average: 1.00");
     assertThat(Files.readString(dir.resolve("benchmark-report.json")))
         .contains("\"id\" : \"kafka.raw\"")

@@ -15,11 +15,20 @@ import org.slf4j.LoggerFactory;
 /**
  * A private MariaDB with a ROW binlog (full row image), on a free port, user {@code outbox} with
  * password {@code outbox} (all privileges). Uses the installed {@code mariadbd} (Debian's {@code
- * mariadb-server} package; {@code -Doutbox.mariadb.bin=DIR} overrides).
+ * mariadb-server} package; {@code -Doutbox.mariadb.bin=DIR} overrides). For speed InnoDB flushes
+ * its log once a second ({@code innodb_flush_log_at_trx_commit=2}); {@value #OPTIONS_PROPERTY}
+ * appends options that override the defaults.
  */
 public final class MariaDbServer implements DatabaseServer {
   private static final Logger log = LoggerFactory.getLogger(MariaDbServer.class);
   private static volatile MariaDbServer shared;
+
+  /**
+   * System property with extra server options (separated by spaces) appended to the defaults, which
+   * they override, e.g. {@code --innodb-flush-log-at-trx-commit=1 --sync-binlog=1}; read at each
+   * start.
+   */
+  public static final String OPTIONS_PROPERTY = "outbox.mariadb.options";
 
   private final Path dir;
   private final int port;
@@ -76,6 +85,11 @@ public final class MariaDbServer implements DatabaseServer {
                 "--max-connections=300",
                 "--innodb-print-all-deadlocks=ON",
                 "--pid-file=" + dir.resolve("mariadb.pid")));
+    for (String option : System.getProperty(OPTIONS_PROPERTY, "").trim().split("\\s+")) {
+      if (!option.isEmpty()) {
+        cmd.add(option);
+      }
+    }
     if (asRoot) {
       cmd.add("--user=root");
     }

@@ -17,11 +17,18 @@ import org.slf4j.LoggerFactory;
  * {@code postgres}. Uses the installed server binaries (Debian's {@code postgresql} package; {@code
  * -Doutbox.postgres.bin=DIR} overrides), or else PostgreSQL 17 binaries from Maven Central ({@code
  * -Doutbox.postgres.bin=bundled} forces them). As root, the server runs as the {@code postgres}
- * user, or {@code nobody} where there is none.
+ * user, or {@code nobody} where there is none. For speed it runs with {@code fsync=off} and {@code
+ * full_page_writes=off}; {@value #OPTIONS_PROPERTY} appends options that override them.
  */
 public final class PostgresServer implements DatabaseServer {
   private static final Logger log = LoggerFactory.getLogger(PostgresServer.class);
   private static volatile PostgresServer shared;
+
+  /**
+   * System property with extra server options appended to the defaults (which they override), e.g.
+   * {@code -c fsync=on -c full_page_writes=on}; read at each start.
+   */
+  public static final String OPTIONS_PROPERTY = "outbox.postgres.options";
 
   private Path dir;
   private final Path bin;
@@ -95,7 +102,9 @@ public final class PostgresServer implements DatabaseServer {
             "-c max_connections=200",
             "-c fsync=off",
             "-c full_page_writes=off",
-            "-c shared_buffers=64MB");
+            "-c shared_buffers=64MB",
+            // Later -c options win: e.g. a benchmark's durable settings.
+            System.getProperty(OPTIONS_PROPERTY, ""));
     Processes.run(
         pgCommand(
             "pg_ctl",
