@@ -20,12 +20,12 @@ import org.slf4j.LoggerFactory;
  * A Kafka consumer loop on its own thread that runs the handler and the dedup records of each
  * polled batch of a partition in one database transaction (batch mode, the default; or one
  * transaction per record) and commits offsets to Kafka only after that transaction committed
- * (auto-commit off; {@code commitSync} after each poll, or each transaction). When a record fails,
- * the records before it commit once, the failed one is sought back to and its partition paused for
- * a backoff, then redelivered with the rest; other partitions keep flowing. On revocation the
- * processed offsets of the revoked partitions are committed and the rest is dropped. Create with
- * {@link #builder()}; {@link #start()} once, {@link #close()} to stop. Thread-safe for start and
- * close.
+ * (auto-commit off; {@code commitAsync} after each poll, {@code commitSync} on revocation and
+ * close, or after each transaction). When a record fails, the records before it commit once, the
+ * failed one is sought back to and its partition paused for a backoff, then redelivered with the
+ * rest; other partitions keep flowing. On revocation the processed offsets of the revoked
+ * partitions are committed and the rest is dropped. Create with {@link #builder()}; {@link
+ * #start()} once, {@link #close()} to stop. Thread-safe for start and close.
  */
 public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DedupKafkaConsumer.class);
@@ -110,7 +110,7 @@ public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
         for (TopicPartition tp : records.partitions()) {
           consume(tp, records.records(tp));
         }
-        committer.commit(progress.pending());
+        committer.commitAsync(progress.pending());
       }
     } catch (WakeupException e) {
       LOG.debug("{} - Woken up to stop", name);

@@ -27,6 +27,7 @@ public final class OffsetCommitter implements ConsumerRebalanceListener {
   private final Consumer<?, ?> consumer;
   private final PartitionProgress progress;
   private volatile Set<TopicPartition> assignment = Set.of();
+  private Map<TopicPartition, OffsetAndMetadata> sent = Map.of();
 
   public OffsetCommitter(String name, Consumer<?, ?> consumer, PartitionProgress progress) {
     this.name = name;
@@ -51,6 +52,31 @@ public final class OffsetCommitter implements ConsumerRebalanceListener {
     } catch (KafkaException e) {
       LOG.warn("{} - Offset commit failed, will retry: {}", name, e.toString());
     }
+  }
+
+  /**
+   * Sends these offsets without waiting (each only once); they are forgotten when the broker
+   * confirms. A lost or refused commit costs redeliveries, which dedup absorbs; revocation and
+   * close commit synchronously.
+   */
+  public void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets) {
+    if (offsets.isEmpty() || offsets.equals(sent)) {
+      return;
+    }
+    sent = offsets;
+    consumer.commitAsync(
+        offsets,
+        (committed, e) -> {
+          if (e == null) {
+            progress.committed(committed);
+          } else {
+            LOG.debug(
+                "{} - Asynchronous offset commit failed, will resend: {}", name, e.toString());
+            if (committed.equals(sent)) {
+              sent = Map.of();
+            }
+          }
+        });
   }
 
   /** The partitions assigned after the last rebalance. Thread-safe. */
