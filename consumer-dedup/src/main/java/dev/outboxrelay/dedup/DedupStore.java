@@ -2,9 +2,10 @@ package dev.outboxrelay.dedup;
 
 import dev.outboxrelay.core.OutboxDatabaseException;
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.core.SqlFunction;
+import dev.outboxrelay.core.SqlScript;
 import dev.outboxrelay.dedup.internal.BatchSql;
 import dev.outboxrelay.dedup.internal.DedupSql;
-import dev.outboxrelay.dedup.internal.Schema;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -54,7 +55,12 @@ public final class DedupStore {
   /** Creates the tables and index when absent; safe to call repeatedly and concurrently. */
   public void createIfMissing() {
     try (Connection c = dataSource.getConnection()) {
-      Schema.run(c, "dedup", "V1__create_dedup.sql", placeholders(SqlDialect.of(c)));
+      SqlDialect d = SqlDialect.of(c);
+      String script = "/db/dedup/" + d.ddlFolder() + "/V1__create_dedup.sql";
+      SqlScript.execute(c, SqlScript.load(DedupStore.class, script, placeholders(d)));
+      if (!c.getAutoCommit()) {
+        c.commit();
+      }
     } catch (SQLException e) {
       throw new OutboxDatabaseException("Could not create dedup table " + tableName, e);
     }
@@ -119,7 +125,7 @@ public final class DedupStore {
     return s;
   }
 
-  private <T> T withConnection(SqlFunction<T> f) {
+  private <T> T withConnection(SqlFunction<Connection, T> f) {
     try (Connection c = dataSource.getConnection()) {
       T result = f.apply(c);
       if (!c.getAutoCommit()) {
@@ -129,10 +135,6 @@ public final class DedupStore {
     } catch (SQLException e) {
       throw new OutboxDatabaseException("Dedup store " + tableName + " failed", e);
     }
-  }
-
-  private interface SqlFunction<T> {
-    T apply(Connection c) throws SQLException;
   }
 
   @Override

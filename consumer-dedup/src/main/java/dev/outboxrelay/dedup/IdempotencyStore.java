@@ -3,9 +3,10 @@ package dev.outboxrelay.dedup;
 import dev.outboxrelay.core.OutboxDatabaseException;
 import dev.outboxrelay.core.OutboxException;
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.core.SqlFunction;
+import dev.outboxrelay.core.SqlScript;
 import dev.outboxrelay.dedup.internal.Backoff;
 import dev.outboxrelay.dedup.internal.IdempotencySql;
-import dev.outboxrelay.dedup.internal.Schema;
 import dev.outboxrelay.dedup.internal.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -127,8 +128,9 @@ public final class IdempotencyStore {
   public void createIfMissing() {
     call(
         c -> {
-          Schema.run(
-              c, "idempotency", "V1__create_idempotency.sql", placeholders(SqlDialect.of(c)));
+          SqlDialect d = SqlDialect.of(c);
+          String script = "/db/idempotency/" + d.ddlFolder() + "/V1__create_idempotency.sql";
+          SqlScript.execute(c, SqlScript.load(IdempotencyStore.class, script, placeholders(d)));
           return null;
         });
   }
@@ -161,7 +163,7 @@ public final class IdempotencyStore {
     return s;
   }
 
-  private <T> T call(Transactions.Work<T> f) {
+  private <T> T call(SqlFunction<Connection, T> f) {
     try (Connection c = dataSource.getConnection()) {
       T result = f.apply(c);
       if (!c.getAutoCommit()) {

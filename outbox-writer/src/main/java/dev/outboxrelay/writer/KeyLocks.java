@@ -72,11 +72,11 @@ final class KeyLocks {
     TreeSet<Integer> slots = new TreeSet<>();
     messages.forEach(m -> slots.add(slot(m.aggregateId())));
     String sql =
-        "INSERT INTO "
-            + table.qualifiedCompanion(dialect, "key_lock")
-            + " (slot) VALUES "
-            + "(?), ".repeat(slots.size() - 1)
-            + "(?) ON DUPLICATE KEY UPDATE slot = slot";
+        dialect.upsert(
+            table.qualifiedCompanion(dialect, "key_lock"),
+            "(slot) VALUES " + "(?), ".repeat(slots.size() - 1) + "(?)",
+            "slot",
+            "slot = " + dialect.upsertExisting("slot"));
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       int i = 1;
       for (int slot : slots) {

@@ -4,13 +4,9 @@ import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxDatabaseException;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import dev.outboxrelay.core.SqlScript;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 
@@ -49,11 +45,9 @@ public final class OutboxSchema {
           "table.columns", table, "must use the default column names for createIfMissing");
     }
     SqlDialect dialect = SqlDialect.of(connection);
-    try (Statement st = connection.createStatement()) {
+    try {
       for (String migration : migrations(dialect)) {
-        for (String sql : render(dialect, table, migration)) {
-          st.execute(sql);
-        }
+        SqlScript.execute(connection, script(dialect, table, migration));
       }
     } catch (SQLException e) {
       throw new OutboxDatabaseException("Could not create outbox table " + table, e);
@@ -72,11 +66,14 @@ public final class OutboxSchema {
 
   /** The statements of one migration, placeholders replaced. */
   static List<String> render(SqlDialect dialect, OutboxTable table, String migration) {
-    String sql = read(dialect.ddlFolder() + "/" + migration);
-    for (Map.Entry<String, String> p : placeholders(dialect, table).entrySet()) {
-      sql = sql.replace("${" + p.getKey() + "}", p.getValue());
-    }
-    return SqlScript.statements(sql);
+    return SqlScript.statements(script(dialect, table, migration));
+  }
+
+  private static String script(SqlDialect dialect, OutboxTable table, String migration) {
+    return SqlScript.load(
+        OutboxSchema.class,
+        "/db/outbox/" + dialect.ddlFolder() + "/" + migration,
+        placeholders(dialect, table));
   }
 
   /** The Flyway placeholders of the migrations for this table. */
@@ -95,16 +92,5 @@ public final class OutboxSchema {
         "outbox_notify_function", table.qualifiedCompanion(dialect, "notify"),
         "outbox_notify_trigger", OutboxTable.builder().name(lower).build().companionName("notify"),
         "outbox_channel", table.notifyChannel());
-  }
-
-  private static String read(String path) {
-    try (InputStream in = OutboxSchema.class.getResourceAsStream("/db/outbox/" + path)) {
-      if (in == null) {
-        throw new IllegalStateException("Missing resource db/outbox/" + path);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -39,10 +39,9 @@ public final class BatchSql {
   public Set<String> insertIds(Connection c, String group, List<String> ids) throws SQLException {
     if (dialect == SqlDialect.POSTGRESQL) {
       String sql =
-          "INSERT INTO "
-              + table
-              + " (consumer_group, message_id) SELECT ?, u.id FROM unnest(?) AS u(id)"
-              + " ON CONFLICT DO NOTHING RETURNING message_id";
+          dialect.insertIgnore(
+                  table, "(consumer_group, message_id) SELECT ?, u.id FROM unnest(?) AS u(id)")
+              + " RETURNING message_id";
       try (PreparedStatement ps = c.prepareStatement(sql)) {
         ps.setString(1, group);
         ps.setArray(2, varchars(c, ids));
@@ -53,10 +52,8 @@ public final class BatchSql {
     // rare) roll back to before it and insert one by one to learn which were new.
     Savepoint before = c.setSavepoint();
     String sql =
-        "INSERT IGNORE INTO "
-            + table
-            + " (consumer_group, message_id) VALUES "
-            + rows("(?, ?)", ids.size());
+        dialect.insertIgnore(
+            table, "(consumer_group, message_id) VALUES " + rows("(?, ?)", ids.size()));
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       int p = 1;
       for (String id : ids) {
@@ -92,11 +89,7 @@ public final class BatchSql {
       throws SQLException {
     if (dialect == SqlDialect.POSTGRESQL) {
       String sql =
-          "INSERT INTO "
-              + marks
-              + " AS h (consumer_group, aggregate_id, seq) SELECT ?, u.k, ? FROM unnest(?) AS u(k)"
-              + " ON CONFLICT (consumer_group, aggregate_id) DO UPDATE SET seq = h.seq"
-              + " RETURNING aggregate_id, seq";
+          lockingUpsert("SELECT ?, u.k, ? FROM unnest(?) AS u(k)") + " RETURNING aggregate_id, seq";
       try (PreparedStatement ps = c.prepareStatement(sql)) {
         ps.setString(1, group);
         ps.setLong(2, NO_MARK);
@@ -106,12 +99,7 @@ public final class BatchSql {
         return out;
       }
     }
-    String insert =
-        "INSERT INTO "
-            + marks
-            + " (consumer_group, aggregate_id, seq) VALUES "
-            + rows("(?, ?, ?)", keys.size())
-            + " ON DUPLICATE KEY UPDATE seq = seq";
+    String insert = lockingUpsert("VALUES " + rows("(?, ?, ?)", keys.size()));
     try (PreparedStatement ps = c.prepareStatement(insert)) {
       int p = 1;
       for (String key : keys) {
@@ -168,7 +156,7 @@ public final class BatchSql {
           "UPDATE "
               + marks
               + " AS h SET seq = u.s, updated_at = "
-              + Dialects.now(dialect)
+              + dialect.clockTimestamp()
               + " FROM unnest(?, ?) AS u(k, s)"
               + " WHERE h.consumer_group = ? AND h.aggregate_id = u.k";
       try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -182,12 +170,14 @@ public final class BatchSql {
     // Every row exists and is locked: the upsert only updates (VALUES() is deprecated in MySQL
     // 8.0.20+, still supported; MariaDB's own form).
     String sql =
-        "INSERT INTO "
-            + marks
-            + " (consumer_group, aggregate_id, seq) VALUES "
-            + rows("(?, ?, ?)", keys.size())
-            + " ON DUPLICATE KEY UPDATE seq = VALUES(seq), updated_at = "
-            + Dialects.now(dialect);
+        dialect.upsert(
+            marks,
+            "(consumer_group, aggregate_id, seq) VALUES " + rows("(?, ?, ?)", keys.size()),
+            "consumer_group, aggregate_id",
+            "seq = "
+                + dialect.upsertProposed("seq")
+                + ", updated_at = "
+                + dialect.clockTimestamp());
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       int p = 1;
       for (String key : keys) {
@@ -197,6 +187,15 @@ public final class BatchSql {
       }
       ps.executeUpdate();
     }
+  }
+
+  /** Inserts absent mark rows; an existing row is updated to itself, which locks it. */
+  private String lockingUpsert(String source) {
+    return dialect.upsert(
+        marks,
+        "(consumer_group, aggregate_id, seq) " + source,
+        "consumer_group, aggregate_id",
+        "seq = " + dialect.upsertExisting("seq"));
   }
 
   private static Array varchars(Connection c, List<String> values) throws SQLException {

@@ -22,19 +22,32 @@ public final class DedupSql {
     String t = dialect.quote(table);
     String m = dialect.quote(markTable);
     this.dialect = dialect;
-    this.insertId = Dialects.insertIgnore(dialect, t, "consumer_group, message_id", 2);
+    this.insertId = dialect.insertIgnore(t, "(consumer_group, message_id) VALUES (?, ?)");
     this.selectId = "SELECT 1 FROM " + t + " WHERE consumer_group = ? AND message_id = ?";
     String where = " WHERE consumer_group = ? AND aggregate_id = ?";
     this.selectMark = "SELECT seq FROM " + m + where;
+    String proposed = dialect.upsertProposed("seq");
+    // PostgreSQL only (see advance): now(), the transaction's time, as this statement always had.
     this.upsertMark =
-        "INSERT INTO "
-            + m
-            + " AS h (consumer_group, aggregate_id, seq) VALUES (?, ?, ?)"
-            + " ON CONFLICT (consumer_group, aggregate_id) DO UPDATE"
-            + " SET seq = EXCLUDED.seq, updated_at = now() WHERE h.seq < EXCLUDED.seq";
-    this.insertMark = Dialects.insertIgnore(dialect, m, "consumer_group, aggregate_id, seq", 3);
-    this.updateMark = "UPDATE " + m + " SET seq = ?, updated_at = " + Dialects.now(dialect) + where;
-    this.purgeBatch = Dialects.purgeBatch(dialect, t, "consumer_group, message_id", "processed_at");
+        dialect.upsert(
+                m,
+                "(consumer_group, aggregate_id, seq) VALUES (?, ?, ?)",
+                "consumer_group, aggregate_id",
+                "seq = " + proposed + ", updated_at = " + dialect.now())
+            + " WHERE "
+            + dialect.upsertExisting("seq")
+            + " < "
+            + proposed;
+    this.insertMark =
+        dialect.insertIgnore(m, "(consumer_group, aggregate_id, seq) VALUES (?, ?, ?)");
+    this.updateMark =
+        "UPDATE " + m + " SET seq = ?, updated_at = " + dialect.clockTimestamp() + where;
+    this.purgeBatch =
+        dialect.deleteAtMost(
+            t,
+            "consumer_group, message_id",
+            "processed_at < " + dialect.clockMinusMicros(),
+            "processed_at");
   }
 
   /** Records a message id; false when the group has it already (after a racing insert commits). */

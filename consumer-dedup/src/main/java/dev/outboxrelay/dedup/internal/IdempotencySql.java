@@ -22,10 +22,10 @@ public final class IdempotencySql {
   public IdempotencySql(SqlDialect d, String table) {
     String t = d.quote(table);
     String key = " WHERE idempotency_key = ?";
-    this.claim = Dialects.insertIgnore(d, t, "idempotency_key, status, owner", 3);
+    this.claim = d.insertIgnore(t, "(idempotency_key, status, owner) VALUES (?, ?, ?)");
     this.read =
         "SELECT status, owner, response, CASE WHEN claimed_at < "
-            + Dialects.nowMinusMicros(d)
+            + d.clockMinusMicros()
             + " THEN 1 ELSE 0 END FROM "
             + t
             + key;
@@ -33,21 +33,23 @@ public final class IdempotencySql {
         "UPDATE "
             + t
             + " SET owner = ?, claimed_at = "
-            + Dialects.now(d)
+            + d.clockTimestamp()
             + ", takeovers = takeovers + 1"
             + key
             + " AND status = 'PROCESSING' AND owner = ? AND claimed_at < "
-            + Dialects.nowMinusMicros(d);
+            + d.clockMinusMicros();
     this.lock = "SELECT owner, status FROM " + t + key + " FOR UPDATE";
     this.complete =
         "UPDATE "
             + t
             + " SET status = 'DONE', response = ?, completed_at = "
-            + Dialects.now(d)
+            + d.clockTimestamp()
             + key
             + " AND owner = ?";
     this.release = "DELETE FROM " + t + key + " AND owner = ? AND status = 'PROCESSING'";
-    this.purgeBatch = Dialects.purgeBatch(d, t, "idempotency_key", "completed_at");
+    this.purgeBatch =
+        d.deleteAtMost(
+            t, "idempotency_key", "completed_at < " + d.clockMinusMicros(), "completed_at");
   }
 
   /** Inserts a PROCESSING claim; false if the key exists. */

@@ -1,6 +1,7 @@
 package dev.outboxrelay.dedup.internal;
 
 import dev.outboxrelay.core.OutboxDatabaseException;
+import dev.outboxrelay.core.SqlFunction;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
@@ -18,12 +19,6 @@ public final class Transactions {
 
   private Transactions() {}
 
-  /** Work on the transaction's connection. */
-  @FunctionalInterface
-  public interface Work<T> {
-    T apply(Connection connection) throws SQLException;
-  }
-
   /** Told before each retry. */
   @FunctionalInterface
   public interface RetryListener {
@@ -40,7 +35,7 @@ public final class Transactions {
       int maxAttempts,
       Backoff backoff,
       RetryListener listener,
-      Work<T> work) {
+      SqlFunction<Connection, T> work) {
     for (int attempt = 1; ; attempt++) {
       try {
         return once(dataSource, work);
@@ -57,7 +52,8 @@ public final class Transactions {
     }
   }
 
-  private static <T> T once(DataSource dataSource, Work<T> work) throws SQLException {
+  private static <T> T once(DataSource dataSource, SqlFunction<Connection, T> work)
+      throws SQLException {
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
       c.setAutoCommit(false);

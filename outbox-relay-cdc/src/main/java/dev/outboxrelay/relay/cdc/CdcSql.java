@@ -212,15 +212,19 @@ final class CdcSql {
 
   private String mark(String where) {
     return keepRows
-        ? "UPDATE " + outbox + " SET " + dialect.quote("published_at") + " = " + now() + where
+        ? "UPDATE "
+            + outbox
+            + " SET "
+            + dialect.quote("published_at")
+            + " = "
+            + dialect.now()
+            + where
         : "DELETE FROM " + outbox + where;
   }
 
   String park() {
-    String columns = "(aggregateid, message_id, bucket, reason) VALUES (?, ?, ?, ?)";
-    return dialect == SqlDialect.POSTGRESQL
-        ? "INSERT INTO " + parked + " " + columns + " ON CONFLICT DO NOTHING"
-        : "INSERT IGNORE INTO " + parked + " " + columns;
+    return dialect.insertIgnore(
+        parked, "(aggregateid, message_id, bucket, reason) VALUES (?, ?, ?, ?)");
   }
 
   String parkedKeys() {
@@ -229,17 +233,7 @@ final class CdcSql {
 
   /** PostgreSQL: deletes at most {@code ?} rows published longer ago than {@code ?} ms. */
   String purge() {
-    return "DELETE FROM "
-        + outbox
-        + " WHERE "
-        + col(ID)
-        + " IN (SELECT "
-        + col(ID)
-        + " FROM "
-        + outbox
-        + " WHERE "
-        + publishedBefore()
-        + " LIMIT ?)";
+    return dialect.deleteAtMost(outbox, col(ID), publishedBefore(), "");
   }
 
   /**
@@ -258,10 +252,7 @@ final class CdcSql {
   }
 
   private String publishedBefore() {
-    String published = dialect.quote("published_at");
-    return dialect == SqlDialect.POSTGRESQL
-        ? published + " < now() - ? * interval '1 millisecond'"
-        : published + " < CURRENT_TIMESTAMP(6) - INTERVAL ? * 1000 MICROSECOND";
+    return dialect.quote("published_at") + " < " + dialect.nowMinusMillis();
   }
 
   /**
@@ -282,10 +273,6 @@ final class CdcSql {
             + history
             + ", history_data_seq INTEGER, record_insert_ts TIMESTAMP NOT NULL,"
             + " record_insert_seq INTEGER NOT NULL, PRIMARY KEY (id, history_data_seq))");
-  }
-
-  String now() {
-    return dialect == SqlDialect.POSTGRESQL ? "now()" : "CURRENT_TIMESTAMP(6)";
   }
 
   static String marks(int n) {

@@ -3,6 +3,7 @@ package dev.outboxrelay.relay.cdc;
 import static dev.outboxrelay.core.OutboxColumn.ID;
 import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
+import dev.outboxrelay.core.SqlBatch;
 import dev.outboxrelay.core.internal.PendingRow;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -23,7 +24,7 @@ import javax.sql.DataSource;
 
 /**
  * Runs {@link CdcSql} statements in READ COMMITTED, each in its own auto-commit unit except the
- * MySQL/MariaDB marks and purges ({@link PointStatements}: one transaction per batch).
+ * MySQL/MariaDB marks and purges ({@link SqlBatch}: point statements in one transaction per batch).
  */
 final class CdcStore {
   private final DataSource dataSource;
@@ -178,7 +179,9 @@ final class CdcStore {
       return;
     }
     if (sql.locksToWait()) {
-      points.eachById(sql.markOne(), ids.stream().map(UUID::toString).toList(), null);
+      try (Connection c = connection()) {
+        SqlBatch.eachKeyInOrder(c, sql.markOne(), ids.stream().map(UUID::toString).toList());
+      }
       return;
     }
     try (Connection c = connection();
@@ -225,10 +228,12 @@ final class CdcStore {
           }
         }
       }
-      if (!ids.isEmpty()) {
-        points.eachById(sql.purgeOne(), ids, window.toMillis());
+      if (ids.isEmpty()) {
+        return 0;
       }
-      return ids.size();
+      try (Connection c = connection()) {
+        return SqlBatch.eachKeyInOrder(c, sql.purgeOne(), ids, window.toMillis());
+      }
     }
     try (Connection c = connection();
         PreparedStatement ps = c.prepareStatement(sql.purge())) {

@@ -9,9 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * MySQL/MariaDB: the relay's statements that lock rows, each naming one row by a unique key, so
- * that none can be planned as a scan that waits for an unrelated writer's uncommitted insert (see
- * {@link CdcSql#lockEach}).
+ * MySQL/MariaDB: the relay's shared-lock reads, each naming one row by a unique key, so that none
+ * can be planned as a scan that waits for an unrelated writer's uncommitted insert (see {@link
+ * CdcSql#lockEach}). Marks and purges, which lock rows the same way by primary key, run through
+ * {@link dev.outboxrelay.core.SqlBatch}.
  */
 final class PointStatements {
   /** Rows per point-read statement (a UNION ALL of that many SELECTs). */
@@ -53,33 +54,5 @@ final class PointStatements {
       }
     }
     return found;
-  }
-
-  /**
-   * Runs {@code statement} once per id, batched in one transaction, ids in ascending order (two
-   * statements locking the same rows take them in the same order); {@code extra}, if not null, is
-   * every statement's second parameter.
-   */
-  void eachById(String statement, List<String> ids, Object extra) throws SQLException {
-    List<String> sorted = ids.stream().sorted().toList();
-    try (Connection c = connections.get()) {
-      c.setAutoCommit(false);
-      try (PreparedStatement ps = c.prepareStatement(statement)) {
-        for (String id : sorted) {
-          ps.setString(1, id);
-          if (extra != null) {
-            ps.setObject(2, extra);
-          }
-          ps.addBatch();
-        }
-        ps.executeBatch();
-        c.commit();
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
-      }
-    }
   }
 }

@@ -1,6 +1,7 @@
 package dev.outboxrelay.relay.polling;
 
 import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.SqlBatch;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -64,9 +65,9 @@ final class Leases {
           "UPDATE "
               + sql.lease
               + " SET expires_at = "
-              + sql.nowPlusMillis()
+              + sql.dialect.nowPlusMillis()
               + " WHERE owner = ? AND expires_at > "
-              + sql.now()
+              + sql.dialect.now()
               + " AND bucket = ?",
           owned,
           ttlMillis,
@@ -126,7 +127,7 @@ final class Leases {
             "SELECT bucket FROM "
                 + sql.lease
                 + " WHERE owner IS NULL OR expires_at IS NULL OR expires_at <= "
-                + sql.now()
+                + sql.dialect.now()
                 + " ORDER BY bucket")) {
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next() && free.size() < wanted) {
@@ -144,9 +145,9 @@ final class Leases {
         "UPDATE "
             + sql.lease
             + " SET owner = ?, epoch = epoch + 1, expires_at = "
-            + sql.nowPlusMillis()
+            + sql.dialect.nowPlusMillis()
             + " WHERE (owner IS NULL OR expires_at IS NULL OR expires_at <= "
-            + sql.now()
+            + sql.dialect.now()
             + ") AND bucket = ?",
         free,
         owner,
@@ -176,7 +177,7 @@ final class Leases {
       row.add(b);
       rows.add(row);
     }
-    RelaySql.batch(c, statement, rows);
+    SqlBatch.inOneTransaction(c, statement, rows);
   }
 
   /**
@@ -190,7 +191,7 @@ final class Leases {
             "UPDATE "
                 + sql.relay
                 + " SET expires_at = "
-                + sql.nowPlusMillis()
+                + sql.dialect.nowPlusMillis()
                 + " WHERE owner = ?")) {
       ps.setLong(1, ttlMillis);
       ps.setString(2, owner);
@@ -200,8 +201,9 @@ final class Leases {
     }
     try (PreparedStatement ps =
         c.prepareStatement(
-            sql.insertIgnore(
-                sql.relay, "(owner, expires_at) VALUES (?, " + sql.nowPlusMillis() + ")"))) {
+            sql.dialect.insertIgnore(
+                sql.relay,
+                "(owner, expires_at) VALUES (?, " + sql.dialect.nowPlusMillis() + ")"))) {
       ps.setString(1, owner);
       ps.setLong(2, ttlMillis);
       ps.executeUpdate();
@@ -211,7 +213,7 @@ final class Leases {
   private int liveRelays(Connection c) throws SQLException {
     try (PreparedStatement ps =
             c.prepareStatement(
-                "SELECT COUNT(*) FROM " + sql.relay + " WHERE expires_at > " + sql.now());
+                "SELECT COUNT(*) FROM " + sql.relay + " WHERE expires_at > " + sql.dialect.now());
         ResultSet rs = ps.executeQuery()) {
       rs.next();
       return Math.max(1, rs.getInt(1));
@@ -226,7 +228,7 @@ final class Leases {
             "SELECT bucket FROM "
                 + sql.lease
                 + " WHERE owner = ?"
-                + (unexpired ? " AND expires_at > " + sql.now() : ""))) {
+                + (unexpired ? " AND expires_at > " + sql.dialect.now() : ""))) {
       ps.setString(1, owner);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -243,7 +245,7 @@ final class Leases {
       values.append(b == 0 ? "" : ", ").append('(').append(b).append(')');
     }
     try (PreparedStatement ps =
-        c.prepareStatement(sql.insertIgnore(sql.lease, "(bucket) VALUES " + values))) {
+        c.prepareStatement(sql.dialect.insertIgnore(sql.lease, "(bucket) VALUES " + values))) {
       ps.executeUpdate();
     }
   }

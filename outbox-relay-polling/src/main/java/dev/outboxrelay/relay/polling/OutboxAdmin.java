@@ -9,6 +9,7 @@ import dev.outboxrelay.core.OutboxDatabaseException;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.core.SqlFunction;
 import dev.outboxrelay.core.internal.OutboxRows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -159,7 +160,13 @@ public final class OutboxAdmin {
     }
     String drop =
         retention.keepsRows()
-            ? "UPDATE " + sql.outbox + " SET " + sql.published() + " = " + sql.now() + " WHERE "
+            ? "UPDATE "
+                + sql.outbox
+                + " SET "
+                + sql.published()
+                + " = "
+                + sql.dialect.now()
+                + " WHERE "
             : "DELETE FROM " + sql.outbox + " WHERE ";
     int dropped;
     try (PreparedStatement ps = c.prepareStatement(drop + sql.col(ID) + " = ?")) {
@@ -325,12 +332,7 @@ public final class OutboxAdmin {
   public Optional<Duration> oldestPendingAge() {
     return run(
         sql -> {
-          String age =
-              sql.dialect == SqlDialect.POSTGRESQL
-                  ? "EXTRACT(EPOCH FROM (now() - MIN(" + sql.col(CREATED_AT) + "))) * 1000"
-                  : "TIMESTAMPDIFF(MICROSECOND, MIN("
-                      + sql.col(CREATED_AT)
-                      + "), CURRENT_TIMESTAMP(6)) / 1000";
+          String age = sql.dialect.millisSince("MIN(" + sql.col(CREATED_AT) + ")");
           try (Connection c = dataSource.getConnection();
               PreparedStatement ps =
                   c.prepareStatement(
@@ -362,7 +364,7 @@ public final class OutboxAdmin {
                       "SELECT owner, COUNT(*) FROM "
                           + sql.lease
                           + " WHERE owner IS NOT NULL AND expires_at > "
-                          + sql.now()
+                          + sql.dialect.now()
                           + " GROUP BY owner");
               ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
@@ -407,11 +409,7 @@ public final class OutboxAdmin {
     }
   }
 
-  private interface SqlWork<T> {
-    T run(RelaySql sql) throws SQLException;
-  }
-
-  private <T> T run(SqlWork<T> work) {
+  private <T> T run(SqlFunction<RelaySql, T> work) {
     try {
       RelaySql sql = this.sql;
       if (sql == null) {
@@ -421,7 +419,7 @@ public final class OutboxAdmin {
         }
         this.sql = sql;
       }
-      return work.run(sql);
+      return work.apply(sql);
     } catch (SQLException e) {
       throw new OutboxDatabaseException("Outbox admin action on " + table + " failed", e);
     }

@@ -12,7 +12,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Collections;
-import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -36,23 +35,6 @@ final class RelaySql {
 
   String col(dev.outboxrelay.core.OutboxColumn c) {
     return table.quoted(dialect, c);
-  }
-
-  String now() {
-    return dialect == SqlDialect.POSTGRESQL ? "now()" : "CURRENT_TIMESTAMP(6)";
-  }
-
-  /** The database clock plus a bound number of milliseconds. */
-  String nowPlusMillis() {
-    return dialect == SqlDialect.POSTGRESQL
-        ? "(now() + ? * interval '1 millisecond')"
-        : "(CURRENT_TIMESTAMP(6) + INTERVAL ? * 1000 MICROSECOND)";
-  }
-
-  String insertIgnore(String target, String columnsAndValues) {
-    return dialect == SqlDialect.POSTGRESQL
-        ? "INSERT INTO " + target + " " + columnsAndValues + " ON CONFLICT DO NOTHING"
-        : "INSERT IGNORE INTO " + target + " " + columnsAndValues;
   }
 
   /** Pending rows of the given buckets, oldest first, skipping parked and backing-off keys. */
@@ -108,7 +90,7 @@ final class RelaySql {
             + "."
             + col(BUCKET)
             + " AND l.owner = ? AND l.expires_at > "
-            + now()
+            + dialect.now()
             + ") = 1";
     return mark(" WHERE " + col(ID) + " IN (" + marks(ids) + ")" + fence, keepPublished);
   }
@@ -128,7 +110,7 @@ final class RelaySql {
 
   private String mark(String where, boolean keepPublished) {
     return keepPublished
-        ? "UPDATE " + outbox + " SET " + published() + " = " + now() + where
+        ? "UPDATE " + outbox + " SET " + published() + " = " + dialect.now() + where
         : "DELETE FROM " + outbox + where;
   }
 
@@ -144,17 +126,17 @@ final class RelaySql {
         + " WHERE bucket IN ("
         + marks(buckets)
         + ") AND owner = ? AND expires_at > "
-        + now();
+        + dialect.now();
   }
 
   /** Parks a key, only while this relay owns its bucket. */
   String park() {
-    return insertIgnore(
+    return dialect.insertIgnore(
         parked,
         "(aggregateid, message_id, bucket, reason) SELECT ?, ?, ?, ? FROM "
             + lease
             + " l WHERE l.bucket = ? AND l.owner = ? AND l.expires_at > "
-            + now());
+            + dialect.now());
   }
 
   String published() {
@@ -183,35 +165,6 @@ final class RelaySql {
   /** The value binding an id: a UUID where the column is one, its text otherwise. */
   Object idValue(UUID id) {
     return dialect.nativeUuid() ? id : id.toString();
-  }
-
-  /**
-   * Runs {@code statement} once per parameter row, as one batch in one transaction, in the order
-   * given (callers sort it, so that concurrent relays lock rows in the same order).
-   */
-  static void batch(Connection c, String statement, List<List<Object>> rows) throws SQLException {
-    if (rows.isEmpty()) {
-      return;
-    }
-    c.setAutoCommit(false);
-    try (PreparedStatement ps = c.prepareStatement(statement)) {
-      for (List<Object> row : rows) {
-        for (int i = 0; i < row.size(); i++) {
-          ps.setObject(i + 1, row.get(i));
-        }
-        ps.addBatch();
-      }
-      ps.executeBatch();
-      c.commit();
-      c.setAutoCommit(true);
-    } catch (SQLException | RuntimeException e) {
-      try {
-        c.rollback();
-      } catch (SQLException r) {
-        e.addSuppressed(r);
-      }
-      throw e; // the pool resets auto-commit; relayConnection sets it again anyway
-    }
   }
 
   static String marks(int n) {

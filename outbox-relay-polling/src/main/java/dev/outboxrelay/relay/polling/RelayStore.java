@@ -3,6 +3,7 @@ package dev.outboxrelay.relay.polling;
 import static dev.outboxrelay.core.OutboxColumn.ID;
 import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
+import dev.outboxrelay.core.SqlBatch;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.internal.PendingRow;
 import java.sql.Connection;
@@ -141,15 +142,9 @@ final class RelayStore {
    */
   private int markHeld(Connection c, List<PendingRow> rows) throws SQLException {
     Set<Integer> held = heldBuckets(c, rows);
-    List<List<Object>> ids =
-        rows.stream()
-            .filter(r -> held.contains(r.bucket()))
-            .map(r -> r.id().toString())
-            .sorted()
-            .map(id -> List.<Object>of(id))
-            .toList();
-    RelaySql.batch(c, sql.markOne(keepRows), ids);
-    return ids.size();
+    List<String> ids =
+        rows.stream().filter(r -> held.contains(r.bucket())).map(r -> r.id().toString()).toList();
+    return SqlBatch.eachKeyInOrder(c, sql.markOne(keepRows), ids);
   }
 
   private Set<Integer> heldBuckets(Connection c, List<PendingRow> rows) throws SQLException {
@@ -204,21 +199,9 @@ final class RelayStore {
   }
 
   private int purgeInOne(Connection c, Duration window, int limit) throws SQLException {
-    String id = sql.col(ID);
     try (PreparedStatement ps =
         c.prepareStatement(
-            "DELETE FROM "
-                + sql.outbox
-                + " WHERE "
-                + id
-                + " IN (SELECT "
-                + id
-                + " FROM "
-                + sql.outbox
-                + " WHERE "
-                + sql.published()
-                + " < now() - ? * interval"
-                + " '1 millisecond' LIMIT ?)")) {
+            sql.dialect.deleteAtMost(sql.outbox, sql.col(ID), publishedBefore(), ""))) {
       ps.setLong(1, window.toMillis());
       ps.setInt(2, limit);
       return ps.executeUpdate();
@@ -232,8 +215,8 @@ final class RelayStore {
    * row is pending again and stays).
    */
   private int purgeByKey(Connection c, Duration window, int limit) throws SQLException {
-    String older = sql.published() + " < CURRENT_TIMESTAMP(6) - INTERVAL ? * 1000 MICROSECOND";
-    List<List<Object>> ids = new ArrayList<>();
+    String older = publishedBefore();
+    List<String> ids = new ArrayList<>();
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT " + sql.col(ID) + " FROM " + sql.outbox + " WHERE " + older + " LIMIT ?")) {
@@ -241,14 +224,20 @@ final class RelayStore {
       ps.setInt(2, limit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          ids.add(List.of(rs.getString(1), window.toMillis()));
+          ids.add(rs.getString(1));
         }
       }
     }
-    ids.sort(java.util.Comparator.comparing(row -> (String) row.get(0)));
-    RelaySql.batch(
-        c, "DELETE FROM " + sql.outbox + " WHERE " + sql.col(ID) + " = ? AND " + older, ids);
-    return ids.size();
+    return SqlBatch.eachKeyInOrder(
+        c,
+        "DELETE FROM " + sql.outbox + " WHERE " + sql.col(ID) + " = ? AND " + older,
+        ids,
+        window.toMillis());
+  }
+
+  /** Published longer ago than a bound number of milliseconds (one {@code ?}). */
+  private String publishedBefore() {
+    return sql.published() + " < " + sql.dialect.nowMinusMillis();
   }
 
   private Connection connection() throws SQLException {

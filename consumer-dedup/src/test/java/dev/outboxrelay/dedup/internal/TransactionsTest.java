@@ -2,37 +2,11 @@ package dev.outboxrelay.dedup.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.outboxrelay.core.SqlDialect;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class SchemaTest {
-  private static final Map<String, String> DEDUP =
-      Map.of("dedup_table", "t", "dedup_processed_index", "i", "dedup_hwm_table", "h");
-
-  @Test
-  void scriptsRenderToPlainStatementsWithEveryPlaceholderReplaced() {
-    for (SqlDialect dialect : SqlDialect.values()) {
-      List<String> dedup =
-          Schema.statements(Schema.render(dialect, "dedup", "V1__create_dedup.sql", DEDUP));
-      List<String> keys =
-          Schema.statements(
-              Schema.render(
-                  dialect,
-                  "idempotency",
-                  "V1__create_idempotency.sql",
-                  Map.of("idempotency_table", "k", "idempotency_completed_index", "ki")));
-      assertThat(dedup).hasSize(dialect == SqlDialect.POSTGRESQL ? 3 : 2);
-      assertThat(keys).hasSize(dialect == SqlDialect.POSTGRESQL ? 2 : 1);
-      assertThat(String.join("\n", dedup) + String.join("\n", keys))
-          .doesNotContain("${")
-          .doesNotContain("--")
-          .doesNotContain(";");
-    }
-  }
-
+/** Retries of consumer-dedup transactions: which failures, and how long between attempts. */
+class TransactionsTest {
   @Test
   void backoffDoublesWithJitterUpToTheMaximum() {
     Backoff backoff = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(1));

@@ -1,0 +1,14 @@
+package dev.outboxrelay.it.sql;
+
+import dev.outboxrelay.testing.DatabaseExtension;
+import dev.outboxrelay.testing.DatabaseServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class MariaDbSqlBatchIT extends SqlBatchContract {
+  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.mariadb();
+
+  @Override
+  DatabaseServer server() {
+    return DB.server();
+  }
+}
