@@ -34,6 +34,8 @@ class ArchitectureTest {
   @ArchTest
   static final ArchRule writerAndDedup = DependencyRules.WRITER_AND_DEDUP_DEPEND_ON_CORE_ONLY;
 
+  @ArchTest static final ArchRule micrometer = DependencyRules.MICROMETER_DEPENDS_ON_CORE_ONLY;
+
   @ArchTest
   static final ArchRule wiring = DependencyRules.ONLY_DAEMON_AND_STARTER_WIRE_PIECES_TOGETHER;
 

@@ -14,6 +14,7 @@ final class DependencyRules {
   static final String RELAYS = "dev.outboxrelay.relay..";
   static final String PUBLISHERS = "dev.outboxrelay.publisher..";
   static final String DEDUP = "dev.outboxrelay.dedup..";
+  static final String MICROMETER = "dev.outboxrelay.micrometer..";
   static final String DAEMON = "dev.outboxrelay.daemon..";
   static final String SPRING = "dev.outboxrelay.spring..";
   static final String TESTING = "dev.outboxrelay.testing..";
@@ -61,6 +62,16 @@ final class DependencyRules {
           .dependOnClassesThat()
           .resideInAnyPackage(RELAYS, PUBLISHERS, DAEMON, SPRING)
           .because("the writer and consumer-dedup depend on outbox-core only")
+          .allowEmptyShould(true);
+
+  static final ArchRule MICROMETER_DEPENDS_ON_CORE_ONLY =
+      noClasses()
+          .that()
+          .resideInAPackage(MICROMETER)
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(WRITER, RELAYS, PUBLISHERS, DEDUP, DAEMON, SPRING)
+          .because("outbox-micrometer binds the RelayListener SPI of outbox-core, for any relay")
           .allowEmptyShould(true);
 
   static final ArchRule ONLY_DAEMON_AND_STARTER_WIRE_PIECES_TOGETHER =

@@ -3,6 +3,7 @@ package dev.outboxrelay.daemon;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.outboxrelay.daemon.config.DaemonConfig;
+import dev.outboxrelay.micrometer.RelayMeter;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
@@ -121,7 +122,9 @@ public final class Daemon implements AutoCloseable {
   /** Messages acknowledged by the broker and marked done, over every relay of this process. */
   public long publishedCount() {
     return Math.round(
-        registry.find("outbox.published").counters().stream().mapToDouble(c -> c.count()).sum());
+        registry.find(RelayMeter.PUBLISHED.meterName()).functionCounters().stream()
+            .mapToDouble(c -> c.count())
+            .sum());
   }
 
   /** Where the endpoints listen, {@code host:port}. */

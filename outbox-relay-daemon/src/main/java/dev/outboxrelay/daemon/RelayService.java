@@ -7,6 +7,7 @@ import dev.outboxrelay.core.RelayState;
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.daemon.config.RelayConfig.Mode;
+import dev.outboxrelay.micrometer.RelayMeters;
 import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.cdc.CdcRelayBuilder;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -33,7 +35,7 @@ final class RelayService implements AutoCloseable {
   private final RelayConfig config;
   private final HikariDataSource pool;
   private final Publisher publisher;
-  private final RelayMetrics metrics;
+  private final RelayMeters metrics;
   private final OutboxAdmin admin;
   private final BrokerProbe probe;
   private final RelayHealth health;
@@ -45,7 +47,7 @@ final class RelayService implements AutoCloseable {
       RelayConfig config,
       HikariDataSource pool,
       Publisher publisher,
-      RelayMetrics metrics,
+      RelayMeters metrics,
       BrokerProbe probe) {
     this.config = config;
     this.pool = pool;
@@ -81,8 +83,9 @@ final class RelayService implements AutoCloseable {
       SchemaCheck.require(pool, config, index);
       publisher = Wiring.publisher(config, index);
       probe = BrokerProbe.of(config.publisher());
-      RelayMetrics metrics =
-          new RelayMetrics(registry, config.name(), config.mode().name().toLowerCase());
+      RelayMeters metrics =
+          new RelayMeters(config.name(), config.mode().name().toLowerCase(Locale.ROOT));
+      metrics.bindTo(registry);
       RelayService service = new RelayService(config, pool, publisher, metrics, probe);
       service.build();
       BrokerWait.await(probe, config, index, deadlineNanos, budget);
@@ -199,9 +202,7 @@ final class RelayService implements AutoCloseable {
       long backlog = admin.pendingCount();
       Duration oldest = admin.oldestPendingAge().orElse(Duration.ZERO);
       int parked = admin.parked().size();
-      metrics.backlog.set(backlog);
-      metrics.oldestPendingMillis.set(oldest.toMillis());
-      metrics.parkedKeys.set(parked);
+      metrics.sampled(backlog, oldest, parked);
       health.databaseSampled(Optional.empty());
       progress.sampled(backlog, metrics.publishedCount(), oldest, parked).ifPresent(log::info);
     } catch (RuntimeException e) {

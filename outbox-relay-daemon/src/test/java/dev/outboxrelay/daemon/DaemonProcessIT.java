@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.micrometer.RelayMeter;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
 import dev.outboxrelay.testing.DaemonProcess;
 import dev.outboxrelay.testing.KafkaServer;
@@ -167,6 +168,16 @@ class DaemonProcessIT {
                         "outbox_oldest_pending_age_seconds{mode=\"polling\",relay=\"orders\"}")
                     .contains("outbox_publish_ack_seconds_count{mode=\"polling\",relay=\"orders\"}")
                     .contains("outbox_relay_lag_seconds{mode=\"polling\",relay=\"orders\"}"));
+    // Every meter of the shared binding, under the names the starter registers too.
+    String scrape = get(daemon, "/metrics");
+    for (RelayMeter meter : RelayMeter.values()) {
+      assertThat(scrape)
+          .as(meter.prometheusName())
+          .containsPattern(
+              "(?m)^"
+                  + meter.prometheusName()
+                  + "\\{[^}]*mode=\"polling\"[^}]*relay=\"orders\"[^}]*\\} ");
+    }
 
     DaemonProcess.Result list =
         cli(env, "parked", "list", "--relay", "orders", "--config", config.toString());

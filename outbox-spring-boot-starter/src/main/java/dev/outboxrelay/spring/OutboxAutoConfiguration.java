@@ -29,7 +29,7 @@ import org.springframework.util.function.SingletonSupplier;
 /**
  * The writer side and dedup: an {@link Outbox} bean ({@link SpringOutbox}) joining Spring-managed
  * transactions, optional schema creation, {@link OutboxAdmin}, {@link SpringDedup} and the {@link
- * Deduplicated} advice, and Micrometer meters when Micrometer is present. Needs one DataSource.
+ * Deduplicated} advice, and the dedup meter when Micrometer is present. Needs one DataSource.
  */
 @AutoConfiguration(
     afterName = {
@@ -138,14 +138,14 @@ public class OutboxAutoConfiguration {
     }
   }
 
-  /** Meters of the relay and of dedup. */
+  /** The dedup meter; the relay's are in {@link OutboxRelayMetricsConfiguration}. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(MeterBinder.class)
   static class MetricsConfiguration {
     @Bean
     @ConditionalOnMissingBean
-    OutboxMeters outboxMeters(OutboxAdmin admin) {
-      return new OutboxMeters(admin::pendingCount);
+    DedupMeters outboxDedupMeters() {
+      return new DedupMeters();
     }
   }
 }

@@ -19,18 +19,21 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
  * {@code outbox.relay.enabled=true}: a publisher from {@code outbox.publisher.*} (unless the
  * application defines a {@link Publisher} bean) and the embedded relay as an {@link
- * OutboxRelayLifecycle}; a health indicator when Spring Boot's health module is present.
+ * OutboxRelayLifecycle}; a health indicator when Spring Boot's health module is present, and the
+ * relay's meters when Micrometer is ({@link OutboxRelayMetricsConfiguration}).
  */
 @AutoConfiguration(after = OutboxAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "outbox.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty("outbox.relay.enabled")
 @ConditionalOnSingleCandidate(DataSource.class)
+@Import(OutboxRelayMetricsConfiguration.class)
 public class OutboxRelayAutoConfiguration {
 
   @Bean

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.dedup.DedupStore;
+import dev.outboxrelay.micrometer.RelayMeters;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
 import dev.outboxrelay.testing.InMemoryPublisher;
 import dev.outboxrelay.writer.Outbox;
@@ -35,7 +36,8 @@ class OutboxAutoConfigurationTest {
           assertThat(c).hasNotFailed();
           assertThat(c).hasSingleBean(Outbox.class).hasSingleBean(SpringOutbox.class);
           assertThat(c).hasSingleBean(OutboxAdmin.class).hasSingleBean(DedupStore.class);
-          assertThat(c).hasSingleBean(SpringDedup.class).hasSingleBean(OutboxMeters.class);
+          assertThat(c).hasSingleBean(SpringDedup.class).hasSingleBean(DedupMeters.class);
+          assertThat(c).doesNotHaveBean(RelayMeters.class);
           assertThat(c).hasSingleBean(DeduplicatedAdvisor.class);
           assertThat(c).hasSingleBean(SpringKafkaDedup.class);
           assertThat(c).doesNotHaveBean(OutboxRelayLifecycle.class);
@@ -85,6 +87,9 @@ class OutboxAutoConfigurationTest {
               assertThat(relay.name()).isEqualTo("outbox-relay");
               assertThat(relay.getPhase()).isEqualTo(OutboxRelayLifecycle.PHASE);
               assertThat(c).hasSingleBean(OutboxHealthIndicator.class);
+              assertThat(c)
+                  .hasSingleBean(RelayMeters.class)
+                  .hasSingleBean(RelayMetersSampler.class);
             });
   }
 
@@ -178,7 +183,7 @@ class OutboxAutoConfigurationTest {
         .run(
             c -> {
               assertThat(c).hasNotFailed().hasSingleBean(SpringOutbox.class);
-              assertThat(c).doesNotHaveBean(OutboxMeters.class);
+              assertThat(c).doesNotHaveBean(DedupMeters.class).doesNotHaveBean(RelayMeters.class);
               assertThat(c).doesNotHaveBean(DeduplicatedAdvisor.class);
               assertThat(c).doesNotHaveBean(SpringKafkaDedup.class);
               assertThat(c).hasSingleBean(SpringDedup.class);

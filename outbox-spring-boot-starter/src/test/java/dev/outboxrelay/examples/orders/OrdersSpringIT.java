@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.outboxrelay.dedup.DedupListener;
 import dev.outboxrelay.dedup.MessageIdentity;
 import dev.outboxrelay.dedup.Outcome;
+import dev.outboxrelay.micrometer.RelayMeter;
 import dev.outboxrelay.spring.OutboxHealthIndicator;
 import dev.outboxrelay.spring.OutboxRelayLifecycle;
 import dev.outboxrelay.testing.DatabaseExtension;
@@ -141,8 +142,24 @@ class OrdersSpringIT {
     assertThat(health.getStatus()).isEqualTo(Status.UP);
     assertThat(health.getDetails()).containsEntry("mode", "polling").containsKey("backlog");
     MeterRegistry meters = app.getBean(MeterRegistry.class);
-    assertThat(meters.get("outbox.relay.published").counter().count()).isPositive();
-    assertThat(meters.get("outbox.relay.backlog").gauge().value()).isNotNaN();
+    // The names and tags of the daemon's /metrics (outbox-micrometer's RelayMeter).
+    for (RelayMeter meter : RelayMeter.values()) {
+      assertThat(
+              meters
+                  .find(meter.meterName())
+                  .tags("relay", "outbox-relay", "mode", "polling")
+                  .meters())
+          .as(meter.meterName())
+          .isNotEmpty();
+    }
+    assertThat(
+            meters
+                .get("outbox.published")
+                .tags("relay", "outbox-relay", "mode", "polling")
+                .functionCounter()
+                .count())
+        .isPositive();
+    assertThat(meters.get("outbox.backlog.messages").gauge().value()).isNotNaN();
     assertThat(
             meters
                 .get("outbox.dedup.outcomes")
