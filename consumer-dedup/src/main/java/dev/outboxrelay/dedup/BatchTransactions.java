@@ -56,13 +56,22 @@ final class BatchTransactions<M> implements BatchHandler<M> {
     try {
       outcomes = inTransaction(ids, (c, joined) -> once(c, messages, ids, joined));
     } catch (HandlerFailed f) {
-      return f.joined ? failed(ids, List.of(), Math.max(f.index, 0), f) : split(messages, ids, f);
+      // Joined: the transaction it joined is doomed, so nothing commits; redeliver from the start.
+      return f.joined ? failed(ids, List.of(), 0, f) : split(messages, ids, f);
     } catch (RuntimeException e) {
       dedup.failed(ids.get(0), e);
       return new BatchOutcome(List.of(), e);
     }
-    for (int i = 0; i < outcomes.size(); i++) {
-      dedup.committed(ids.get(i), outcomes.get(i));
+    Runnable report =
+        () -> {
+          for (int i = 0; i < outcomes.size(); i++) {
+            dedup.committed(ids.get(i), outcomes.get(i));
+          }
+        };
+    if (runner != null) {
+      runner.afterCommit(report);
+    } else {
+      report.run();
     }
     return new BatchOutcome(outcomes, null);
   }

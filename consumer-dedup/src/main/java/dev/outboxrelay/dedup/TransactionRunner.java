@@ -17,6 +17,15 @@ public interface TransactionRunner {
    */
   <T> T inTransaction(Work<T> work);
 
+  /**
+   * Runs {@code report} once the last {@link #inTransaction} has committed: at once if it committed
+   * already, else when the transaction it joined commits (never if that rolls back). Default: at
+   * once.
+   */
+  default void afterCommit(Runnable report) {
+    report.run();
+  }
+
   /** Work on the transaction's connection. */
   @FunctionalInterface
   interface Work<T> {

@@ -140,6 +140,7 @@ public final class SpringDedup {
     Connection connection = DataSourceUtils.getConnection(dataSource);
     AtomicBoolean ran = new AtomicBoolean();
     try {
+      SpringTransactionRunner.requireTransactional(connection, dataSource);
       dedup
           .<MessageIdentity>decorate(
               m -> m,

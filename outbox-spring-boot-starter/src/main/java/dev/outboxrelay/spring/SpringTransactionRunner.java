@@ -1,5 +1,6 @@
 package dev.outboxrelay.spring;
 
+import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxDatabaseException;
 import dev.outboxrelay.dedup.TransactionRunner;
 import java.sql.Connection;
@@ -7,6 +8,8 @@ import java.sql.SQLException;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -31,6 +34,7 @@ final class SpringTransactionRunner implements TransactionRunner {
             status -> {
               Connection connection = DataSourceUtils.getConnection(dataSource);
               try {
+                requireTransactional(connection, dataSource);
                 return work.apply(connection, !status.isNewTransaction());
               } catch (SQLException e) {
                 throw new OutboxDatabaseException("Dedup batch transaction failed", e);
@@ -38,5 +42,37 @@ final class SpringTransactionRunner implements TransactionRunner {
                 DataSourceUtils.releaseConnection(connection, dataSource);
               }
             });
+  }
+
+  /** When the transaction this batch joined commits, or now if it committed already. */
+  @Override
+  public void afterCommit(Runnable report) {
+    if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+      report.run();
+      return;
+    }
+    TransactionSynchronizationManager.registerSynchronization(
+        new TransactionSynchronization() {
+          @Override
+          public void afterCommit() {
+            report.run();
+          }
+        });
+  }
+
+  /**
+   * Refuses a connection the transaction manager does not manage (e.g. the only manager is a
+   * KafkaTransactionManager, or a JPA manager of another DataSource): in auto-commit the ids would
+   * commit before the handler ran, and a failing handler would lose its batch.
+   */
+  static void requireTransactional(Connection connection, DataSource dataSource) {
+    if (!DataSourceUtils.isConnectionTransactional(connection, dataSource)) {
+      throw new OutboxConfigException(
+          "outbox.dedup",
+          "needs a transaction manager that manages the dedup DataSource (a"
+              + " DataSourceTransactionManager or JpaTransactionManager of it): the transaction"
+              + " manager in use does not, so the dedup record and the handler's writes would not"
+              + " commit together");
+    }
   }
 }

@@ -17,10 +17,11 @@ import java.util.function.Function;
  * listener was told of its failure, i.e. until the batch transaction committed the messages before
  * it and handed it back for redelivery (Kafka: seek and pause the partition; RocketMQ: suspend the
  * queue). Half of them name their index ({@link DedupBatchItemException}); the other half throw a
- * plain exception, so the batch is split in halves until the failing message is found. Either way
- * the prefix-commit path runs, and the checker judges it (a prefix message applied twice or never
- * is a duplicate or missing effect). Also the dedup's listener: counts, then delegates to {@code
- * next}. Thread-safe.
+ * plain exception, so the batch is split in halves until the failing message is found. The rows of
+ * the messages before it are written before it throws, so a rollback that did not happen would show
+ * as duplicate effects. Either way the prefix-commit path runs, and the checker judges it (a prefix
+ * message applied twice or never is a duplicate or missing effect). Also the dedup's listener:
+ * counts, then delegates to {@code next}. Thread-safe.
  */
 final class HandlerFaults implements DedupListener {
   private final DedupListener next;
@@ -49,6 +50,9 @@ final class HandlerFaults implements DedupListener {
             if (i > 0) {
               midBatch.incrementAndGet(); // new messages before it: the prefix path commits them
             }
+            // The rows before it reach the database first, so a split that did not roll this
+            // attempt back would leave them twice, and the checker would see it.
+            ps.executeBatch();
             RuntimeException e = new IllegalStateException("injected failure of " + id.id());
             throw Math.floorMod(id.id().hashCode(), 200) == 0
                 ? new DedupBatchItemException(i, e)

@@ -153,9 +153,17 @@ public final class CdcRelay implements Relay {
       log.error("{}", e.getMessage());
       throw e;
     }
-    processor =
-        new CdcProcessor(
-            config, new CdcStore(config.dataSource(), sql), DebeziumConfig.of(config, sql));
+    try {
+      processor =
+          new CdcProcessor(
+              config, new CdcStore(config.dataSource(), sql), DebeziumConfig.of(config, sql));
+    } catch (RuntimeException e) {
+      // Without this the lock would stay held (other instances stand by forever) and the state
+      // would read STARTING with nothing moving.
+      lock.close();
+      failure = "could not set up the stream: " + Secrets.maskText(e.toString());
+      throw e;
+    }
     engineThread = Executors.newSingleThreadExecutor(r -> thread(r, ""));
     startEngine();
     maintenance = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "-maintenance"));
