@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 
@@ -29,7 +30,7 @@ public final class SqlBatch {
     for (K key : keys.stream().sorted().toList()) {
       List<Object> row = new ArrayList<>(rest.length + 1);
       row.add(key);
-      row.addAll(List.of(rest));
+      row.addAll(Arrays.asList(rest)); // a null parameter is allowed
       rows.add(row);
     }
     inOneTransaction(c, statement, rows);
@@ -39,13 +40,15 @@ public final class SqlBatch {
   /**
    * Runs {@code statement} once per parameter row, in the order given (the caller sorts), as one
    * batch in one transaction on {@code c}; nothing at all for no rows. Commits, or rolls back and
-   * rethrows; either way auto-commit is on again afterwards.
+   * rethrows; either way the connection's auto-commit is as it was before. Meant for a connection
+   * of its own: work of a transaction already open on {@code c} commits or rolls back with it.
    */
   public static void inOneTransaction(Connection c, String statement, List<List<Object>> rows)
       throws SQLException {
     if (rows.isEmpty()) {
       return;
     }
+    boolean autoCommit = c.getAutoCommit();
     c.setAutoCommit(false);
     try (PreparedStatement ps = c.prepareStatement(statement)) {
       for (List<Object> row : rows) {
@@ -62,15 +65,15 @@ public final class SqlBatch {
       } catch (SQLException r) {
         e.addSuppressed(r);
       }
-      restoreAutoCommit(c, e);
+      restoreAutoCommit(c, autoCommit, e);
       throw e;
     }
-    c.setAutoCommit(true);
+    c.setAutoCommit(autoCommit);
   }
 
-  private static void restoreAutoCommit(Connection c, Exception failure) {
+  private static void restoreAutoCommit(Connection c, boolean autoCommit, Exception failure) {
     try {
-      c.setAutoCommit(true);
+      c.setAutoCommit(autoCommit);
     } catch (SQLException e) {
       failure.addSuppressed(e);
     }

@@ -44,6 +44,7 @@ public final class RelayMeters implements RelayListener, MeterBinder {
   private final AtomicLong oldestPendingMillis = new AtomicLong();
   private final AtomicLong parkedKeys = new AtomicLong();
   private final CopyOnWriteArrayList<Timer> publishAck = new CopyOnWriteArrayList<>();
+  private volatile boolean bound;
 
   /**
    * @param relay the relay's name, the {@code relay} tag: two relays in one registry stay apart
@@ -58,6 +59,7 @@ public final class RelayMeters implements RelayListener, MeterBinder {
 
   @Override
   public synchronized void bindTo(MeterRegistry registry) {
+    bound = true;
     counter(registry, RelayMeter.PUBLISHED, Tags.empty(), published);
     counter(registry, RelayMeter.RETRIES, Tags.empty(), retries);
     counter(registry, RelayMeter.PARKED, Tags.empty(), parked);
@@ -116,6 +118,11 @@ public final class RelayMeters implements RelayListener, MeterBinder {
   }
 
   /** Messages acknowledged and marked done since this instance was created. */
+  /** Whether {@link #bindTo} ran: until then nothing exports the sampled gauges. */
+  public boolean isBound() {
+    return bound;
+  }
+
   public long publishedCount() {
     return published.sum();
   }

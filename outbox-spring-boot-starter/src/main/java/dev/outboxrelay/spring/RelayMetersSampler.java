@@ -34,6 +34,9 @@ final class RelayMetersSampler implements SmartLifecycle {
 
   /** One sample; a failure keeps the last values (a scheduled task that throws would stop). */
   void sample() {
+    if (!meters.isBound()) {
+      return; // Micrometer on the classpath but no registry: nobody reads these gauges
+    }
     try {
       meters.sampled(
           admin.pendingCount(),

@@ -183,6 +183,7 @@ final class BatchPublisher {
     try {
       leases.release();
       log.info("{} - stopped; leases released", config.name());
+      safely(() -> config.listener().onLeasesChanged(java.util.Set.of()));
     } catch (SQLException e) {
       log.warn(
           "{} - stopped; could not release leases (they expire): {}",
