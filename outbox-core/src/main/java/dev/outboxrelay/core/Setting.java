@@ -80,7 +80,7 @@ public final class Setting<T> {
         doc,
         v -> v.compareTo(min) >= 0,
         "must be at least " + min,
-        Durations::parse,
+        Setting::parsePositive,
         "must be a positive duration such as 200ms, 5s, 1m, 1h, 2d or PT5S",
         false);
   }
@@ -213,6 +213,11 @@ public final class Setting<T> {
     } catch (NumberFormatException e) {
       return null;
     }
+  }
+
+  private static Duration parsePositive(String s) {
+    Duration d = Durations.parse(s);
+    return d == null || d.isZero() || d.isNegative() ? null : d;
   }
 
   private static Boolean parseBool(String s) {
