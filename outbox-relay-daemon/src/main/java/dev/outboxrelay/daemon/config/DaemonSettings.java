@@ -129,6 +129,9 @@ public final class DaemonSettings {
     if (setting == POOL_SIZE && mode == Mode.CDC) {
       return (Setting<T>) POOL_SIZE.withDefault(3);
     }
+    if (!RELAY_TUNING.contains(setting)) {
+      return setting;
+    }
     List<Setting<?>> declared = mode == Mode.CDC ? CdcSettings.ALL : PollingSettings.ALL;
     return (Setting<T>)
         declared.stream().filter(s -> s.key().equals(setting.key())).findFirst().orElse(setting);
