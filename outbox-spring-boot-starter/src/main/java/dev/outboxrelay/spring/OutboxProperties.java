@@ -1,5 +1,6 @@
 package dev.outboxrelay.spring;
 
+import dev.outboxrelay.relay.polling.PollingSettings;
 import dev.outboxrelay.writer.OutboxBuilder;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -327,37 +328,42 @@ public class OutboxProperties implements Validator {
     }
   }
 
-  /** Timing settings; kept apart from Relay to keep each class short. */
+  /**
+   * The relays' settings. Their defaults are the declarations' ({@code PollingSettings}, {@code
+   * RelaySettings}), never repeated here; {@code OutboxPropertiesDeclarationsTest} checks that each
+   * declared setting is a property with its default, also in the IDE metadata (which takes the
+   * defaults from {@code additional-spring-configuration-metadata.json}).
+   */
   public static class RelaySettings {
     /** Rows per claim and publish (polling), 1 to 10000. */
-    private int batchSize = 500;
+    private int batchSize = PollingSettings.BATCH_SIZE.defaultValue();
 
     /** Batches awaiting acknowledgements at once (polling), 1 to 8; 1 is sequential. Default: 2. */
-    private int inFlightBatches = 2;
+    private int inFlightBatches = PollingSettings.IN_FLIGHT_BATCHES.defaultValue();
 
     /** Idle wait between claims (polling, default 250ms) or Debezium's poll (CDC, 20ms). */
     private Duration pollInterval;
 
     /** Bucket lease length (polling), renewed every third; at least 1s. */
-    private Duration leaseDuration = Duration.ofSeconds(10);
+    private Duration leaseDuration = PollingSettings.LEASE_DURATION.defaultValue();
 
     /** Longest wait for one batch's broker acknowledgements; at least 100ms. */
-    private Duration publishTimeout = Duration.ofSeconds(60);
+    private Duration publishTimeout = PollingSettings.PUBLISH_TIMEOUT.defaultValue();
 
     /** First retry delay of a failing key or an outage, doubled with jitter. */
-    private Duration backoffInitial = Duration.ofMillis(100);
+    private Duration backoffInitial = PollingSettings.BACKOFF_INITIAL.defaultValue();
 
     /** Upper bound of the retry delay. */
-    private Duration backoffMax = Duration.ofSeconds(30);
+    private Duration backoffMax = PollingSettings.BACKOFF_MAX.defaultValue();
 
     /** Keep published rows this long for replay; default: delete at once. */
     private Duration keepFor;
 
     /** PostgreSQL polling only: publish in insertion order across overlapping transactions. */
-    private boolean strictOrder;
+    private boolean strictOrder = PollingSettings.STRICT_ORDER.defaultValue();
 
     /** PostgreSQL polling only: wake at commit through LISTEN/NOTIFY. */
-    private boolean listenNotify = true;
+    private boolean listenNotify = PollingSettings.LISTEN_NOTIFY.defaultValue();
 
     public int getBatchSize() {
       return batchSize;

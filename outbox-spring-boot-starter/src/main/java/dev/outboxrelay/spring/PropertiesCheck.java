@@ -3,8 +3,12 @@ package dev.outboxrelay.spring;
 import dev.outboxrelay.core.MessageLimits;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.Secrets;
+import dev.outboxrelay.core.Setting;
 import dev.outboxrelay.core.SqlIdentifier;
+import dev.outboxrelay.relay.cdc.CdcSettings;
+import dev.outboxrelay.relay.polling.PollingSettings;
 import java.time.Duration;
+import org.springframework.util.ClassUtils;
 import org.springframework.validation.Errors;
 
 /** The rules of {@link OutboxProperties}; each error names the property key and its value. */
@@ -40,28 +44,29 @@ final class PropertiesCheck {
   }
 
   private static void relay(OutboxProperties.Relay r, Errors errors) {
-    if (r.getBatchSize() < 1 || r.getBatchSize() > 10_000) {
-      reject(errors, "relay.batchSize", r.getBatchSize(), "between 1 and 10000");
+    boolean cdc = r.getMode() == OutboxProperties.RelayMode.CDC;
+    declared(errors, "relay.batchSize", PollingSettings.BATCH_SIZE, r.getBatchSize());
+    declared(
+        errors, "relay.inFlightBatches", PollingSettings.IN_FLIGHT_BATCHES, r.getInFlightBatches());
+    if (r.getPollInterval() != null) {
+      declared(errors, "relay.pollInterval", PollingSettings.POLL_INTERVAL, r.getPollInterval());
     }
-    if (r.getInFlightBatches() < 1 || r.getInFlightBatches() > 8) {
-      reject(errors, "relay.inFlightBatches", r.getInFlightBatches(), "between 1 and 8");
-    }
-    atLeast(errors, "relay.pollInterval", r.getPollInterval(), Duration.ofMillis(1), true);
-    atLeast(errors, "relay.leaseDuration", r.getLeaseDuration(), Duration.ofSeconds(1), false);
-    atLeast(errors, "relay.publishTimeout", r.getPublishTimeout(), Duration.ofMillis(100), false);
-    atLeast(errors, "relay.backoffInitial", r.getBackoffInitial(), Duration.ofMillis(1), false);
+    declared(errors, "relay.leaseDuration", PollingSettings.LEASE_DURATION, r.getLeaseDuration());
+    declared(
+        errors, "relay.publishTimeout", PollingSettings.PUBLISH_TIMEOUT, r.getPublishTimeout());
+    declared(
+        errors, "relay.backoffInitial", PollingSettings.BACKOFF_INITIAL, r.getBackoffInitial());
     if (r.getBackoffInitial() != null) {
       atLeast(errors, "relay.backoffMax", r.getBackoffMax(), r.getBackoffInitial(), false);
     }
     atLeast(errors, "relay.keepFor", r.getKeepFor(), Duration.ofMillis(1), true);
     if (r.getName() != null) {
-      String pattern =
-          r.getMode() == OutboxProperties.RelayMode.CDC
-              ? "[A-Za-z][A-Za-z0-9_-]{0,40}"
-              : "[^\\s].{0,79}";
-      if (!r.getName().matches(pattern)) {
-        reject(errors, "relay.name", r.getName(), "matching " + pattern);
-      }
+      // CdcSettings is only on the classpath with outbox-relay-cdc, which cdc mode needs anyway.
+      declared(
+          errors,
+          "relay.name",
+          cdc && cdcPresent() ? CdcSettings.NAME : PollingSettings.NAME,
+          r.getName());
     }
     if (r.isStrictOrder() && r.getMode() == OutboxProperties.RelayMode.CDC) {
       reject(errors, "relay.strictOrder", true, "false in cdc mode (polling on PostgreSQL only)");
@@ -122,6 +127,19 @@ final class PropertiesCheck {
     if (value == null ? !optional : value.compareTo(min) < 0) {
       reject(errors, field, value, "at least " + min);
     }
+  }
+
+  /** Rejects a value its declaration refuses, with the declaration's message. */
+  private static <T> void declared(Errors errors, String field, Setting<T> setting, T value) {
+    try {
+      setting.check("outbox." + dashed(field), value);
+    } catch (OutboxConfigException e) {
+      errors.rejectValue(field, "outbox.invalid", e.getMessage());
+    }
+  }
+
+  private static boolean cdcPresent() {
+    return ClassUtils.isPresent(CdcRelayFactory.CLASS, PropertiesCheck.class.getClassLoader());
   }
 
   /** Rejects with "outbox.relay.batch-size must be between 1 and 10000, but was 0". */

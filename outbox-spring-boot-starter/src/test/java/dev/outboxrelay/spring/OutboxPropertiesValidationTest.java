@@ -81,7 +81,8 @@ class OutboxPropertiesValidationTest {
         .run(
             c ->
                 assertThat(c.getStartupFailure())
-                    .hasStackTraceContaining("outbox.relay.name must be matching")
+                    .hasStackTraceContaining(
+                        "outbox.relay.name must match [A-Za-z][A-Za-z0-9_-]{0,40}")
                     .hasStackTraceContaining("outbox.relay.strict-order must be false in cdc"));
   }
 

@@ -10,9 +10,12 @@ import java.util.Objects;
 import java.util.Properties;
 import javax.sql.DataSource;
 
-/** Configures a {@link CdcRelay}; settings are validated as they are given. Not thread-safe. */
+/**
+ * Configures a {@link CdcRelay}; settings are validated as they are given, by their declarations in
+ * {@link CdcSettings} (which also hold the defaults stated below). Not thread-safe.
+ */
 public final class CdcRelayBuilder {
-  private String name = "outbox-cdc";
+  private String name = CdcSettings.NAME.defaultValue();
   private String jdbcUrl;
   private String user;
   private String password = "";
@@ -20,11 +23,11 @@ public final class CdcRelayBuilder {
   private Publisher publisher;
   private OutboxTable table = OutboxTable.defaults();
   private Duration keepPublishedFor;
-  private int batchSize = 500;
-  private Duration pollInterval = Duration.ofMillis(20);
-  private Duration publishTimeout = Duration.ofSeconds(60);
-  private Duration backoffInitial = Duration.ofMillis(100);
-  private Duration backoffMax = Duration.ofSeconds(30);
+  private int batchSize = CdcSettings.BATCH_SIZE.defaultValue();
+  private Duration pollInterval = CdcSettings.POLL_INTERVAL.defaultValue();
+  private Duration publishTimeout = CdcSettings.PUBLISH_TIMEOUT.defaultValue();
+  private Duration backoffInitial = CdcSettings.BACKOFF_INITIAL.defaultValue();
+  private Duration backoffMax = CdcSettings.BACKOFF_MAX.defaultValue();
   private final Properties debezium = new Properties();
   private RelayListener listener = new RelayListener() {};
 
@@ -35,10 +38,7 @@ public final class CdcRelayBuilder {
    * {@code outbox-cdc}.
    */
   public CdcRelayBuilder name(String name) {
-    if (name == null || !name.matches("[A-Za-z][A-Za-z0-9_-]{0,40}")) {
-      throw new OutboxConfigException("name", name, "must match [A-Za-z][A-Za-z0-9_-]{0,40}");
-    }
-    this.name = name;
+    this.name = CdcSettings.NAME.check(name);
     return this;
   }
 
@@ -77,7 +77,7 @@ public final class CdcRelayBuilder {
    * capture.
    */
   public CdcRelayBuilder keepPublishedFor(Duration window) {
-    this.keepPublishedFor = positive("keepPublishedFor", window, Duration.ofMillis(1));
+    this.keepPublishedFor = CdcSettings.KEEP_PUBLISHED_FOR.check(window);
     return this;
   }
 
@@ -89,29 +89,26 @@ public final class CdcRelayBuilder {
    * 10000.
    */
   public CdcRelayBuilder batchSize(int batchSize) {
-    if (batchSize < 1 || batchSize > 10_000) {
-      throw new OutboxConfigException("batchSize", batchSize, "must be between 1 and 10000");
-    }
-    this.batchSize = batchSize;
+    this.batchSize = CdcSettings.BATCH_SIZE.check(batchSize);
     return this;
   }
 
   /** Debezium's {@code poll.interval.ms}. Default: 20 ms (Debezium's own is 500 ms). */
   public CdcRelayBuilder pollInterval(Duration pollInterval) {
-    this.pollInterval = positive("pollInterval", pollInterval, Duration.ofMillis(1));
+    this.pollInterval = CdcSettings.POLL_INTERVAL.check(pollInterval);
     return this;
   }
 
   /** Longest wait for one batch's acknowledgements. Default: 60 s. */
   public CdcRelayBuilder publishTimeout(Duration publishTimeout) {
-    this.publishTimeout = positive("publishTimeout", publishTimeout, Duration.ofMillis(100));
+    this.publishTimeout = CdcSettings.PUBLISH_TIMEOUT.check(publishTimeout);
     return this;
   }
 
   /** Retry delays of a failing key or an outage, doubled with jitter. Default: 100 ms to 30 s. */
   public CdcRelayBuilder backoff(Duration initial, Duration max) {
-    this.backoffInitial = positive("backoffInitial", initial, Duration.ofMillis(1));
-    this.backoffMax = positive("backoffMax", max, initial);
+    this.backoffInitial = CdcSettings.BACKOFF_INITIAL.check(initial);
+    this.backoffMax = positive("backoffMax", CdcSettings.BACKOFF_MAX.check(max), initial);
     return this;
   }
 

@@ -14,7 +14,8 @@ import java.util.Optional;
  */
 public record DaemonConfig(HttpConfig http, Duration startupTimeout, List<RelayConfig> relays) {
   /** {@code startup-timeout} when the file has none. */
-  public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(60);
+  public static final Duration DEFAULT_STARTUP_TIMEOUT =
+      DaemonSettings.STARTUP_TIMEOUT.defaultValue();
 
   public DaemonConfig {
     relays = List.copyOf(relays);

@@ -32,7 +32,8 @@ class ConfigLoaderTest {
     assertThat(r.mode()).isEqualTo(Mode.POLLING);
     assertThat(r.table().name()).isEqualTo("outbox");
     assertThat(r.batchSize()).isEqualTo(500);
-    assertThat(r.pollInterval()).isEqualTo(Duration.ofMillis(200));
+    assertThat(r.pollInterval()).isEqualTo(Duration.ofMillis(250));
+    assertThat(r.publishTimeout()).isEqualTo(Duration.ofSeconds(60));
     assertThat(r.leaseDuration()).isEqualTo(Duration.ofSeconds(10));
     assertThat(r.listenNotify()).isTrue();
     assertThat(r.strictOrder()).isFalse();

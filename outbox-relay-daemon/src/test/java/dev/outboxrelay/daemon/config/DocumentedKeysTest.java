@@ -4,26 +4,41 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.outboxrelay.core.Setting;
+import dev.outboxrelay.daemon.config.RelayConfig.Mode;
+import dev.outboxrelay.testing.SettingsTable;
+import dev.outboxrelay.testing.SettingsTable.Row;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every key of the README's config table is accepted by the loader, in the file and as an {@code
- * OUTBOX_*} variable, and both spellings give the same config: the table is parsed, so a key
- * documented but not accepted (as {@code in-flight-batches} once was) fails here.
+ * The README's config table and the declarations ({@link DaemonSettings}, with the relays' own)
+ * agree: every declared setting is documented with its declared default (the CDC default too, where
+ * it differs), every documented key is declared, and every documented key is accepted by the
+ * loader, in the file and as an {@code OUTBOX_*} variable, both spellings giving the same config.
+ * The table is parsed, so a key documented but not accepted (as {@code in-flight-batches} once
+ * was), or a default documented as another (poll-interval 200ms against the relay's 250ms, as once)
+ * fails here.
  */
 class DocumentedKeysTest {
   private static final Pattern ROW = Pattern.compile("^\\| ((?:`[^`]+`(?: / )?)+) \\|");
   private static final Pattern KEY = Pattern.compile("`([^`]+)`");
+  private static final Pattern CDC_DEFAULT = Pattern.compile("\\(cdc: ([^)]+)\\)");
 
   /** A valid non-default value per documented key; a new documented key needs one here. */
   private static final Map<String, Object> SAMPLES =
@@ -80,6 +95,52 @@ class DocumentedKeysTest {
     }
     assertThat(keys).as("keys parsed from the README's config table").hasSizeGreaterThan(15);
     return keys;
+  }
+
+  /** Documented keys that are mappings, not single settings. */
+  private static final Set<String> STRUCTURE =
+      Set.of("relays[].debezium", "relays[].publisher.type", "relays[].publisher.settings");
+
+  /** Each declaration under the name the README gives it. */
+  static Map<String, Setting<?>> declared() {
+    Map<String, Setting<?>> out = new TreeMap<>();
+    out.put(DaemonSettings.STARTUP_TIMEOUT.key(), DaemonSettings.STARTUP_TIMEOUT);
+    DaemonSettings.HTTP.forEach(s -> out.put("http." + s.key(), s));
+    DaemonSettings.RELAY.forEach(s -> out.put("relays[]." + s.key(), s));
+    DaemonSettings.RELAY_TUNING.forEach(s -> out.put("relays[]." + s.key(), s));
+    DaemonSettings.DATABASE.forEach(s -> out.put("relays[].database." + s.key(), s));
+    return out;
+  }
+
+  @Test
+  void everyDeclaredSettingIsDocumentedWithItsDefaultAndNothingElseIs() throws Exception {
+    List<Row> rows = SettingsTable.read(Path.of("README.md"), "## Config");
+    Map<String, Setting<?>> declared = declared();
+    Map<Setting<?>, String> names = new HashMap<>();
+    declared.forEach((name, s) -> names.put(s, name));
+    SettingsTable.check(rows, List.copyOf(declared.values()), names::get);
+
+    Set<String> documented = new TreeSet<>(documentedKeys());
+    documented.removeAll(STRUCTURE);
+    assertThat(documented).as("documented keys").isEqualTo(declared.keySet());
+  }
+
+  @Test
+  void whereCdcRelaysDefaultOtherwiseTheTableSaysSo() {
+    List<Row> rows = SettingsTable.read(Path.of("README.md"), "## Config");
+    declared()
+        .forEach(
+            (name, s) -> {
+              Setting<?> cdc = DaemonSettings.of(s, Mode.CDC);
+              if (!Objects.equals(cdc.defaultValue(), s.defaultValue())) {
+                String cell = SettingsTable.defaultOf(rows, name);
+                Matcher m = CDC_DEFAULT.matcher(cell);
+                assertThat(m.find()).as("%s documents its cdc default: %s", name, cell).isTrue();
+                assertThat(SettingsTable.value(cdc, m.group(1)))
+                    .as("%s cdc default in '%s'", name, cell)
+                    .isEqualTo(cdc.defaultValue());
+              }
+            });
   }
 
   @ParameterizedTest

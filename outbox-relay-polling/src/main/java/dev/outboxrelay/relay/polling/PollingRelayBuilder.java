@@ -8,32 +8,32 @@ import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;
 
-/** Configures a {@link PollingRelay}; each setting is validated as it is given. Not thread-safe. */
+/**
+ * Configures a {@link PollingRelay}; each setting is validated as it is given, by its declaration
+ * in {@link PollingSettings} (which also holds the defaults stated below). Not thread-safe.
+ */
 public final class PollingRelayBuilder {
-  private String name = "outbox-relay";
+  private String name = PollingSettings.NAME.defaultValue();
   private DataSource dataSource;
   private Publisher publisher;
   private OutboxTable table = OutboxTable.defaults();
-  private int batchSize = 500;
-  private int inFlightBatches = 2;
-  private Duration pollInterval = Duration.ofMillis(250);
-  private Duration leaseDuration = Duration.ofSeconds(10);
-  private Duration publishTimeout = Duration.ofSeconds(60);
-  private Duration backoffInitial = Duration.ofMillis(100);
-  private Duration backoffMax = Duration.ofSeconds(30);
+  private int batchSize = PollingSettings.BATCH_SIZE.defaultValue();
+  private int inFlightBatches = PollingSettings.IN_FLIGHT_BATCHES.defaultValue();
+  private Duration pollInterval = PollingSettings.POLL_INTERVAL.defaultValue();
+  private Duration leaseDuration = PollingSettings.LEASE_DURATION.defaultValue();
+  private Duration publishTimeout = PollingSettings.PUBLISH_TIMEOUT.defaultValue();
+  private Duration backoffInitial = PollingSettings.BACKOFF_INITIAL.defaultValue();
+  private Duration backoffMax = PollingSettings.BACKOFF_MAX.defaultValue();
   private Retention retention = Retention.deleteImmediately();
-  private boolean strictOrder;
-  private boolean listenNotify = true;
+  private boolean strictOrder = PollingSettings.STRICT_ORDER.defaultValue();
+  private boolean listenNotify = PollingSettings.LISTEN_NOTIFY.defaultValue();
   private RelayListener listener = new RelayListener() {};
 
   PollingRelayBuilder() {}
 
   /** Name in log lines and thread names. Default: {@code outbox-relay}. */
   public PollingRelayBuilder name(String name) {
-    if (name == null || name.isBlank() || name.length() > 80) {
-      throw new OutboxConfigException("name", name, "must be 1 to 80 characters");
-    }
-    this.name = name;
+    this.name = PollingSettings.NAME.check(name);
     return this;
   }
 
@@ -57,10 +57,7 @@ public final class PollingRelayBuilder {
 
   /** Rows per claim and publish. Default: 500. */
   public PollingRelayBuilder batchSize(int batchSize) {
-    if (batchSize < 1 || batchSize > 10_000) {
-      throw new OutboxConfigException("batchSize", batchSize, "must be between 1 and 10000");
-    }
-    this.batchSize = batchSize;
+    this.batchSize = PollingSettings.BATCH_SIZE.check(batchSize);
     return this;
   }
 
@@ -72,41 +69,37 @@ public final class PollingRelayBuilder {
    * Default: 2 (see the benchmarks README for 1, 2 and 3 measured on PostgreSQL and MariaDB).
    */
   public PollingRelayBuilder inFlightBatches(int inFlightBatches) {
-    if (inFlightBatches < 1 || inFlightBatches > 8) {
-      throw new OutboxConfigException(
-          "inFlightBatches", inFlightBatches, "must be between 1 and 8");
-    }
-    this.inFlightBatches = inFlightBatches;
+    this.inFlightBatches = PollingSettings.IN_FLIGHT_BATCHES.check(inFlightBatches);
     return this;
   }
 
   /** Idle wait between claims; with NOTIFY only the backstop. Default: 250 ms. */
   public PollingRelayBuilder pollInterval(Duration pollInterval) {
-    this.pollInterval = positive("pollInterval", pollInterval, Duration.ofMillis(1));
+    this.pollInterval = PollingSettings.POLL_INTERVAL.check(pollInterval);
     return this;
   }
 
   /** How long a bucket lease lasts without renewal (renewed every third of it). Default: 10 s. */
   public PollingRelayBuilder leaseDuration(Duration leaseDuration) {
-    this.leaseDuration = positive("leaseDuration", leaseDuration, Duration.ofSeconds(1));
+    this.leaseDuration = PollingSettings.LEASE_DURATION.check(leaseDuration);
     return this;
   }
 
   /** Longest wait for the publisher's acknowledgements of one batch. Default: 60 s. */
   public PollingRelayBuilder publishTimeout(Duration publishTimeout) {
-    this.publishTimeout = positive("publishTimeout", publishTimeout, Duration.ofMillis(100));
+    this.publishTimeout = PollingSettings.PUBLISH_TIMEOUT.check(publishTimeout);
     return this;
   }
 
   /** First retry delay of a failing key or an outage; doubles with jitter. Default: 100 ms. */
   public PollingRelayBuilder backoffInitial(Duration backoffInitial) {
-    this.backoffInitial = positive("backoffInitial", backoffInitial, Duration.ofMillis(1));
+    this.backoffInitial = PollingSettings.BACKOFF_INITIAL.check(backoffInitial);
     return this;
   }
 
   /** Upper bound of the retry delay. Default: 30 s. */
   public PollingRelayBuilder backoffMax(Duration backoffMax) {
-    this.backoffMax = positive("backoffMax", backoffMax, Duration.ofMillis(1));
+    this.backoffMax = PollingSettings.BACKOFF_MAX.check(backoffMax);
     return this;
   }
 
@@ -173,12 +166,5 @@ public final class PollingRelayBuilder {
             strictOrder,
             listenNotify,
             listener));
-  }
-
-  private static Duration positive(String key, Duration value, Duration min) {
-    if (value == null || value.compareTo(min) < 0) {
-      throw new OutboxConfigException(key, value, "must be at least " + min);
-    }
-    return value;
   }
 }

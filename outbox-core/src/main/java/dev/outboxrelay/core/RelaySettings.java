@@ -1,0 +1,45 @@
+package dev.outboxrelay.core;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The settings both relays have, declared once; {@code PollingSettings} and {@code CdcSettings}
+ * list them with their own. See {@link Setting}.
+ */
+public final class RelaySettings {
+  /** Rows per claim (polling) or per Debezium batch (CDC); bounds duplicates per crash. */
+  public static final Setting<Integer> BATCH_SIZE =
+      Setting.integer(
+          "batch-size", 500, 1, 10_000, "rows per claim and publish; bounds duplicates per crash");
+
+  /** Longest wait for the publisher's acknowledgements of one batch. */
+  public static final Setting<Duration> PUBLISH_TIMEOUT =
+      Setting.duration(
+          "publish-timeout",
+          Duration.ofSeconds(60),
+          Duration.ofMillis(100),
+          "longest wait for one batch's acknowledgements");
+
+  /** First retry delay of a failing key or an outage; doubled with jitter. */
+  public static final Setting<Duration> BACKOFF_INITIAL =
+      Setting.duration(
+          "backoff-initial",
+          Duration.ofMillis(100),
+          Duration.ofMillis(1),
+          "first retry delay of a failing key or an outage, doubled with jitter");
+
+  /** Upper bound of the retry delay; at least {@link #BACKOFF_INITIAL}. */
+  public static final Setting<Duration> BACKOFF_MAX =
+      Setting.duration(
+          "backoff-max",
+          Duration.ofSeconds(30),
+          Duration.ofMillis(1),
+          "upper bound of the retry delay, at least backoff-initial");
+
+  /** The four above. */
+  public static final List<Setting<?>> ALL =
+      List.of(BATCH_SIZE, PUBLISH_TIMEOUT, BACKOFF_INITIAL, BACKOFF_MAX);
+
+  private RelaySettings() {}
+}
