@@ -1,9 +1,9 @@
 package dev.outboxrelay.benchmarks;
 
-import dev.outboxrelay.testing.DatabaseServer;
-import dev.outboxrelay.testing.KafkaServer;
-import dev.outboxrelay.testing.MariaDbServer;
-import dev.outboxrelay.testing.PostgresServer;
+import dev.outboxrelay.servers.DatabaseServer;
+import dev.outboxrelay.servers.KafkaServer;
+import dev.outboxrelay.servers.MariaDbServer;
+import dev.outboxrelay.servers.PostgresServer;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Instant;
@@ -43,7 +43,7 @@ public final class BenchmarkMain {
               + "), Kafka 4.1.2 KRaft single node"
               + " (separate JVM, "
               + System.getProperty(
-                  dev.outboxrelay.testing.internal.KafkaSupport.JVM_ARGS_PROPERTY,
+                  KafkaServer.JVM_ARGS_PROPERTY,
                   "-Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1: the test launcher's")
               + "),"
               + " topics of "

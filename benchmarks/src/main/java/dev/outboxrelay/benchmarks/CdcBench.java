@@ -2,7 +2,7 @@ package dev.outboxrelay.benchmarks;
 
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.relay.cdc.CdcRelay;
-import dev.outboxrelay.testing.DatabaseServer;
+import dev.outboxrelay.servers.DatabaseServer;
 import java.time.Duration;
 
 /**

@@ -2,7 +2,7 @@ package dev.outboxrelay.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.OutboxTable;
-import dev.outboxrelay.testing.DatabaseServer;
+import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.writer.OutboxSchema;
 import java.sql.Connection;
 import java.sql.ResultSet;

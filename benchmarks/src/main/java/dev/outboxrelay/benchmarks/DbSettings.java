@@ -1,8 +1,8 @@
 package dev.outboxrelay.benchmarks;
 
-import dev.outboxrelay.testing.DatabaseServer;
-import dev.outboxrelay.testing.MariaDbServer;
-import dev.outboxrelay.testing.PostgresServer;
+import dev.outboxrelay.servers.DatabaseServer;
+import dev.outboxrelay.servers.MariaDbServer;
+import dev.outboxrelay.servers.PostgresServer;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

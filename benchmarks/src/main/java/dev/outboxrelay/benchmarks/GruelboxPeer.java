@@ -8,7 +8,7 @@ import com.gruelbox.transactionoutbox.ThreadLocalContextTransactionManager;
 import com.gruelbox.transactionoutbox.TransactionManager;
 import com.gruelbox.transactionoutbox.TransactionOutbox;
 import dev.outboxrelay.core.SqlDialect;
-import dev.outboxrelay.testing.DatabaseServer;
+import dev.outboxrelay.servers.DatabaseServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;

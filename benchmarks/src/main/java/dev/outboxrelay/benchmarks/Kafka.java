@@ -20,9 +20,9 @@ final class Kafka implements AutoCloseable {
   private static final AtomicInteger TOPICS = new AtomicInteger();
   final String bootstrap;
   private final Admin admin;
-  private final dev.outboxrelay.testing.KafkaServer server;
+  private final dev.outboxrelay.servers.KafkaServer server;
 
-  Kafka(dev.outboxrelay.testing.KafkaServer server) {
+  Kafka(dev.outboxrelay.servers.KafkaServer server) {
     this.server = server;
     this.bootstrap = server.bootstrapServers();
     Properties p = new Properties();

@@ -1,6 +1,6 @@
 package dev.outboxrelay.benchmarks;
 
-import dev.outboxrelay.testing.DatabaseServer;
+import dev.outboxrelay.servers.DatabaseServer;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;

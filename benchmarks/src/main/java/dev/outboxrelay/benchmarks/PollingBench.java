@@ -4,7 +4,7 @@ import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.relay.polling.PollingRelay;
 import dev.outboxrelay.relay.polling.PollingRelayBuilder;
-import dev.outboxrelay.testing.DatabaseServer;
+import dev.outboxrelay.servers.DatabaseServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

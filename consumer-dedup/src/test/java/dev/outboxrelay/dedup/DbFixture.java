@@ -1,7 +1,7 @@
 package dev.outboxrelay.dedup;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.outboxrelay.testing.DatabaseServer;
+import dev.outboxrelay.servers.DatabaseServer;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

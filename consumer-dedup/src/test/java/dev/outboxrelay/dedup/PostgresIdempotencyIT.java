@@ -1,7 +1,7 @@
 package dev.outboxrelay.dedup;
 
+import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.testing.DatabaseExtension;
-import dev.outboxrelay.testing.DatabaseServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 class PostgresIdempotencyIT extends IdempotencyContract {

@@ -4,8 +4,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.testing.DatabaseExtension;
-import dev.outboxrelay.testing.DatabaseServer;
 import dev.outboxrelay.testing.RocketMqExtension;
 import java.sql.Connection;
 import java.time.Duration;

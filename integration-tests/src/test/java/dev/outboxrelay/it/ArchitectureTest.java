@@ -10,17 +10,18 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import dev.outboxrelay.core.Relay;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Checks every module's production classes (they are all dependencies of this module) against the
- * dependency direction of DESIGN.md. A new module must be added to this module's pom.
+ * Checks every module's production classes (each module is a dependency of this one) against {@link
+ * DependencyRules}: what each module may depend on, siblings apart, {@code internal} packages
+ * private to their module, no package cycles, the test kit and the server launchers out of
+ * production code. {@link #everyModuleIsAnalysed} fails when a module of {@link Modules} has no
+ * class here, or when the source tree has a module that list lacks.
  */
 @AnalyzeClasses(packages = "dev.outboxrelay", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
@@ -41,6 +42,19 @@ class ArchitectureTest {
 
   @ArchTest static final ArchRule testing = DependencyRules.NO_PRODUCTION_CODE_DEPENDS_ON_TESTING;
 
+  @ArchTest static final ArchRule servers = DependencyRules.ONLY_HARNESSES_START_SERVERS;
+
+  @ArchTest static final ArchRule internal = DependencyRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE;
+
+  @ArchTest static final ArchRule relaySiblings = DependencyRules.RELAYS_IGNORE_EACH_OTHER;
+
+  @ArchTest static final ArchRule publisherSiblings = DependencyRules.PUBLISHERS_IGNORE_EACH_OTHER;
+
+  @ArchTest
+  static final ArchRule writerAndDedupApart = DependencyRules.WRITER_AND_DEDUP_IGNORE_EACH_OTHER;
+
+  @ArchTest static final ArchRule cycles = DependencyRules.NO_PACKAGE_CYCLES;
+
   /** Each relay is a core {@link Relay}: the daemon, the starter and the tests hold no stand-in. */
   @ArchTest
   static final ArchRule everyRelayIsARelay =
@@ -54,31 +68,33 @@ class ArchitectureTest {
           .should()
           .implement(Relay.class);
 
-  /** Each module's root package under src/main/java must be among the analysed classes. */
+  /**
+   * Each module of {@link Modules} has classes here (else every rule about it passes vacuously),
+   * and each module directory of the source tree is in that list, with its root package.
+   */
   @ArchTest
   static void everyModuleIsAnalysed(JavaClasses classes) throws IOException {
+    assertThat(Modules.missingFrom(classes))
+        .as("modules without a class here (add them to integration-tests' pom)")
+        .isEmpty();
     Path root = Paths.get(System.getProperty("outbox.project.root", ".."));
-    Set<String> packages;
+    List<String> inTree;
+    String sources = "/src/main/java/dev/outboxrelay";
     try (Stream<Path> dirs = Files.walk(root, 8)) {
-      packages =
-          dirs.filter(d -> d.endsWith(Paths.get("src", "main", "java", "dev", "outboxrelay")))
-              .filter(d -> !d.toString().contains("/target/"))
-              .flatMap(ArchitectureTest::children)
-              .collect(Collectors.toSet());
+      inTree =
+          dirs.map(d -> root.relativize(d).toString().replace('\\', '/'))
+              .filter(d -> d.endsWith(sources) && !d.contains("/target/"))
+              .map(d -> d.substring(0, d.length() - sources.length()))
+              .toList();
     }
-    assertThat(packages).contains("core", "writer", "testing");
-    for (String p : packages) {
-      assertThat(classes.containPackage("dev.outboxrelay." + p))
-          .as("classes of dev.outboxrelay.%s are analysed (add its module to integration-tests)", p)
-          .isTrue();
-    }
-  }
-
-  private static Stream<String> children(Path dir) {
-    try (Stream<Path> s = Files.list(dir)) {
-      return s.filter(Files::isDirectory).map(d -> d.getFileName().toString()).toList().stream();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    assertThat(inTree)
+        .as("modules in the source tree")
+        .containsExactlyInAnyOrderElementsOf(Modules.ALL.stream().map(Modules::directory).toList());
+    for (Modules m : Modules.ALL) {
+      assertThat(root.resolve(m.directory()).resolve("src/main/java"))
+          .as("root package of %s", m.directory())
+          .isDirectoryRecursivelyContaining(
+              "glob:**/" + m.rootPackage().replace('.', '/') + "/*.java");
     }
   }
 }

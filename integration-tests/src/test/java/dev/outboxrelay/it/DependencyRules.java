@@ -2,11 +2,22 @@ package dev.outboxrelay.it;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.CompositeArchRule;
 
-/** The one direction of dependencies in DESIGN.md, as ArchUnit rules over package names. */
+/**
+ * The direction of dependencies between our modules, as ArchUnit rules over package names (one root
+ * package per module, {@link Modules}): outbox-core at the bottom; the writer, the relays, the
+ * publishers, consumer-dedup and outbox-micrometer on core only and never on a sibling; the daemon
+ * and the starter the only places that wire concrete pieces together; the test kit and the server
+ * launchers out of production code; {@code internal} packages private to their module; no cycles
+ * between packages (a package and its own {@code internal} sub-package count as one, {@link
+ * PackageSlices}).
+ */
 final class DependencyRules {
   static final String ROOT = "dev.outboxrelay..";
   static final String CORE = "dev.outboxrelay.core..";
@@ -18,13 +29,19 @@ final class DependencyRules {
   static final String DAEMON = "dev.outboxrelay.daemon..";
   static final String SPRING = "dev.outboxrelay.spring..";
   static final String TESTING = "dev.outboxrelay.testing..";
-  static final String DEMO = "dev.outboxrelay.daemon.demo..";
+  static final String SERVERS = "dev.outboxrelay.servers..";
+  static final String DEMO = "dev.outboxrelay.demo..";
+  static final String POLLING = "dev.outboxrelay.relay.polling..";
+  static final String CDC = "dev.outboxrelay.relay.cdc..";
+  static final String KAFKA = "dev.outboxrelay.publisher.kafka..";
+  static final String ROCKETMQ = "dev.outboxrelay.publisher.rocketmq..";
   static final String BENCHMARKS = "dev.outboxrelay.benchmarks..";
 
   private DependencyRules() {}
 
-  // Rules about modules that are not built yet allow an empty 'that()'; ArchitectureTest's
-  // everyModuleIsAnalysed makes sure each existing module's classes are imported.
+  // Rules allow an empty 'that()' so that DependencyRulesSelfTest can check one rule on a few
+  // fixture classes; ArchitectureTest's everyModuleIsAnalysed makes sure each module's classes are
+  // imported there.
 
   static final ArchRule CORE_DEPENDS_ON_NOTHING_OF_OURS =
       noClasses()
@@ -77,20 +94,74 @@ final class DependencyRules {
   static final ArchRule ONLY_DAEMON_AND_STARTER_WIRE_PIECES_TOGETHER =
       noClasses()
           .that()
-          .resideOutsideOfPackages(DAEMON, SPRING)
+          .resideOutsideOfPackages(DAEMON, SPRING, DEMO)
           .should()
           .dependOnClassesThat()
           .resideInAnyPackage(DAEMON, SPRING)
-          .because("the daemon and the starter are the only places that wire concrete pieces");
+          .because(
+              "the daemon and the starter are the only places that wire concrete pieces (the demo"
+                  + " runs the daemon's command line)")
+          .allowEmptyShould(true);
 
   static final ArchRule NO_PRODUCTION_CODE_DEPENDS_ON_TESTING =
       noClasses()
           .that()
-          .resideOutsideOfPackages(TESTING, DEMO, BENCHMARKS)
+          .resideOutsideOfPackage(TESTING)
           .should()
           .dependOnClassesThat()
           .resideInAPackage(TESTING)
+          .because("outbox-testing (JUnit extensions, contracts, fixtures) is for tests only")
+          .allowEmptyShould(true);
+
+  static final ArchRule ONLY_HARNESSES_START_SERVERS =
+      noClasses()
+          .that()
+          .resideOutsideOfPackages(SERVERS, TESTING, DEMO, BENCHMARKS)
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage(SERVERS)
           .because(
-              "outbox-testing is for tests only (and for the two harnesses that start private"
-                  + " servers on purpose: the daemon's demo command and the benchmarks)");
+              "private servers are started by the test kit and the two harnesses that do so on"
+                  + " purpose (the demo and the benchmarks), never by the library or the daemon")
+          .allowEmptyShould(true);
+
+  static final ArchRule INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE =
+      classes()
+          .that()
+          .resideInAPackage(ROOT)
+          .should(new InternalPackages())
+          .because("packages named internal are not API, not even for our other modules")
+          .allowEmptyShould(true);
+
+  static final ArchRule RELAYS_IGNORE_EACH_OTHER = apart(POLLING, CDC, "the two relays");
+
+  static final ArchRule PUBLISHERS_IGNORE_EACH_OTHER = apart(KAFKA, ROCKETMQ, "the two publishers");
+
+  static final ArchRule WRITER_AND_DEDUP_IGNORE_EACH_OTHER =
+      apart(WRITER, DEDUP, "the writer and consumer-dedup");
+
+  static final ArchRule NO_PACKAGE_CYCLES =
+      slices()
+          .assignedFrom(new PackageSlices())
+          .should()
+          .beFreeOfCycles()
+          .because("a cycle between packages hides which one is the lower layer")
+          .allowEmptyShould(true);
+
+  /** Neither package depends on the other. */
+  static ArchRule apart(String one, String other, String what) {
+    String because = what + " are siblings: each depends on outbox-core, not on the other";
+    return CompositeArchRule.of(oneWay(one, other, because)).and(oneWay(other, one, because));
+  }
+
+  private static ArchRule oneWay(String from, String to, String because) {
+    return noClasses()
+        .that()
+        .resideInAPackage(from)
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(to)
+        .because(because)
+        .allowEmptyShould(true);
+  }
 }

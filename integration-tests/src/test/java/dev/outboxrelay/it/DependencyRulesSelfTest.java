@@ -1,14 +1,20 @@
 package dev.outboxrelay.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import dev.outboxrelay.benchmarks.archfixture.BenchmarkUsingServerInternals;
+import dev.outboxrelay.dedup.archfixture.DedupThatImportsTheWriter;
 import dev.outboxrelay.publisher.archfixture.FakeKafkaPublisher;
 import dev.outboxrelay.relay.archfixture.RelayThatImportsAPublisher;
+import dev.outboxrelay.relay.polling.PollingRelay;
+import dev.outboxrelay.servers.internal.Ports;
+import dev.outboxrelay.writer.archfixture.WriterThatImportsDedup;
 import org.junit.jupiter.api.Test;
 
-/** The rules can fail: a relay that imports a publisher implementation is caught. */
+/** The rules can fail: each is shown a fixture that breaks it. */
 class DependencyRulesSelfTest {
 
   @Test
@@ -21,5 +27,37 @@ class DependencyRulesSelfTest {
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("RelayThatImportsAPublisher")
         .hasMessageContaining("FakeKafkaPublisher");
+  }
+
+  @Test
+  void anotherModulesInternalPackageIsRejected() {
+    JavaClasses classes =
+        new ClassFileImporter().importClasses(BenchmarkUsingServerInternals.class, Ports.class);
+    assertThatThrownBy(() -> DependencyRules.INTERNAL_PACKAGES_STAY_IN_THEIR_MODULE.check(classes))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("BenchmarkUsingServerInternals")
+        .hasMessageContaining("servers.internal.Ports");
+  }
+
+  @Test
+  void theWriterImportingDedupAndACycleAreRejected() {
+    JavaClasses classes =
+        new ClassFileImporter()
+            .importClasses(WriterThatImportsDedup.class, DedupThatImportsTheWriter.class);
+    assertThatThrownBy(() -> DependencyRules.WRITER_AND_DEDUP_IGNORE_EACH_OTHER.check(classes))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("WriterThatImportsDedup")
+        .hasMessageContaining("DedupThatImportsTheWriter");
+    assertThatThrownBy(() -> DependencyRules.NO_PACKAGE_CYCLES.check(classes))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("Cycle detected");
+  }
+
+  @Test
+  void aModuleWithoutClassesIsReported() {
+    JavaClasses classes = new ClassFileImporter().importPackagesOf(PollingRelay.class);
+    assertThat(Modules.missingFrom(classes))
+        .contains("outbox-relay-cdc", "publishers/rocketmq")
+        .doesNotContain("outbox-relay-polling");
   }
 }

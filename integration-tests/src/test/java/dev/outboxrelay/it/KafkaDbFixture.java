@@ -6,7 +6,7 @@ import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.TopicTemplate;
 import dev.outboxrelay.publisher.kafka.KafkaPublisher;
-import dev.outboxrelay.testing.DatabaseServer;
+import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.testing.KafkaExtension;
 import dev.outboxrelay.testing.KafkaTopicReader;
 import dev.outboxrelay.testing.ReceivedMessage;

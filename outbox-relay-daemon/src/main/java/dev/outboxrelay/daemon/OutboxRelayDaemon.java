@@ -2,7 +2,6 @@ package dev.outboxrelay.daemon;
 
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.Secrets;
-import dev.outboxrelay.daemon.demo.DemoCommand;
 import dev.outboxrelay.relay.cdc.CdcPositionLostException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -22,7 +21,6 @@ import picocli.CommandLine.Command;
     description = "Relays committed outbox rows to Kafka or RocketMQ, and the tools to operate it.",
     subcommands = {
       RunCommand.class,
-      DemoCommand.class,
       StatusCommand.class,
       ParkedCommand.class,
       ReplayCommand.class,

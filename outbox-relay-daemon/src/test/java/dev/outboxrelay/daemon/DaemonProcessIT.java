@@ -8,10 +8,10 @@ import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.micrometer.RelayMeter;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
-import dev.outboxrelay.testing.DaemonProcess;
-import dev.outboxrelay.testing.KafkaServer;
+import dev.outboxrelay.servers.DaemonProcess;
+import dev.outboxrelay.servers.KafkaServer;
+import dev.outboxrelay.servers.PostgresServer;
 import dev.outboxrelay.testing.KafkaTopicReader;
-import dev.outboxrelay.testing.PostgresServer;
 import dev.outboxrelay.testing.ReceivedMessage;
 import dev.outboxrelay.writer.Outbox;
 import dev.outboxrelay.writer.OutboxSchema;
@@ -310,23 +310,6 @@ class DaemonProcessIT {
       assertThat(out).doesNotContain(DB_CANARY).doesNotContain(KEY_CANARY);
     }
     assertThat(daemon.output()).contains(" DEBUG ");
-  }
-
-  @Test
-  void theDemoRunsTheWholePipelineEndToEnd() {
-    DaemonProcess.Result demo =
-        DaemonProcess.exec(
-            List.of("demo", "--orders", "600", "--rate", "300"), Map.of(), Duration.ofMinutes(4));
-    assertThat(demo.output())
-        .contains("Relay running; health and metrics on http://127.0.0.1:")
-        .contains("replayed 100 already-published messages")
-        .contains("duplicates suppressed     100")
-        .contains("outbox rows pending       0")
-        .contains("OK: every committed order shipped exactly once, no rolled-back order shipped.")
-        // Masked by key; the password ('outbox') is not searched for in other text.
-        .contains("password: ******")
-        .doesNotContain("dev.******relay");
-    assertThat(demo.exitCode()).as(demo.output()).isZero();
   }
 
   @Test

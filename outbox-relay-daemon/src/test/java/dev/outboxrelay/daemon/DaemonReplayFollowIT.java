@@ -7,7 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.relay.polling.OutboxAdmin;
-import dev.outboxrelay.testing.PostgresServer;
+import dev.outboxrelay.servers.PostgresServer;
 import dev.outboxrelay.writer.Outbox;
 import dev.outboxrelay.writer.OutboxSchema;
 import java.io.PrintWriter;

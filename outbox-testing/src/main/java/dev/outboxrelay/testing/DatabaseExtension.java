@@ -1,5 +1,8 @@
 package dev.outboxrelay.testing;
 
+import dev.outboxrelay.servers.DatabaseServer;
+import dev.outboxrelay.servers.MariaDbServer;
+import dev.outboxrelay.servers.PostgresServer;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

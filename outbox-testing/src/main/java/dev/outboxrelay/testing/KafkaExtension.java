@@ -1,5 +1,6 @@
 package dev.outboxrelay.testing;
 
+import dev.outboxrelay.servers.KafkaServer;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 

@@ -8,6 +8,7 @@ import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.TopicTemplate;
+import dev.outboxrelay.servers.DatabaseServer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

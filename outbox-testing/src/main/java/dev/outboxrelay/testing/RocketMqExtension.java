@@ -1,5 +1,6 @@
 package dev.outboxrelay.testing;
 
+import dev.outboxrelay.servers.RocketMqServer;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 

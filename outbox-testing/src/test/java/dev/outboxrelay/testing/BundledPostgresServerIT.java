@@ -2,6 +2,8 @@ package dev.outboxrelay.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.outboxrelay.servers.DatabaseServer;
+import dev.outboxrelay.servers.PostgresServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

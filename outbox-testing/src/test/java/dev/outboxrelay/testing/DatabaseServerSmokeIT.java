@@ -2,6 +2,7 @@ package dev.outboxrelay.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.outboxrelay.servers.DatabaseServer;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

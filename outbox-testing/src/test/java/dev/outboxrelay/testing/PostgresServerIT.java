@@ -1,5 +1,6 @@
 package dev.outboxrelay.testing;
 
+import dev.outboxrelay.servers.DatabaseServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 class PostgresServerIT extends DatabaseServerSmokeIT {

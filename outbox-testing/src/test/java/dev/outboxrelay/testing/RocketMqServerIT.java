@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.outboxrelay.servers.RocketMqServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -5,14 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.it.KafkaDbFixture;
+import dev.outboxrelay.servers.DatabaseServer;
+import dev.outboxrelay.servers.KafkaConnectWorker;
 import dev.outboxrelay.testing.DatabaseExtension;
-import dev.outboxrelay.testing.DatabaseServer;
 import dev.outboxrelay.testing.ReceivedMessage;
-import dev.outboxrelay.testing.internal.JavaProcess;
-import dev.outboxrelay.testing.internal.Ports;
-import dev.outboxrelay.testing.internal.Processes;
-import dev.outboxrelay.testing.internal.ServerDirs;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -37,25 +33,13 @@ class KafkaConnectEventRouterIT extends KafkaDbFixture {
   @Test
   void connectWithTheEventRouterDeliversTheSameMessages() throws Exception {
     String name = "connect_" + dataSource.getPoolName();
-    Path dir = ServerDirs.create("kafka-connect");
-    Process worker =
-        Processes.start(
-            JavaProcess.command(
-                JavaProcess.recordedClasspath("kafka-connect"),
-                List.of("-Xmx384m", "-XX:+UseSerialGC"),
-                "org.apache.kafka.connect.cli.ConnectStandalone",
-                List.of(
-                    write(dir, "worker.properties", worker(dir)),
-                    write(dir, "connector.properties", connector(name)))),
-            dir.resolve("connect.log"));
-    closeables.add(() -> Processes.stop(worker, Duration.ofSeconds(20)));
+    KafkaConnectWorker worker = KafkaConnectWorker.start(worker(), connector(name));
+    closeables.add(worker);
     await()
         .atMost(Duration.ofSeconds(90))
         .until(
             () -> {
-              assertThat(worker.isAlive())
-                  .as("Connect worker, log: %s", Processes.tail(dir.resolve("connect.log")))
-                  .isTrue();
+              assertThat(worker.isAlive()).as("Connect worker, log: %s", worker.logTail()).isTrue();
               return count(
                       "SELECT COUNT(*) FROM pg_replication_slots WHERE slot_name = '"
                           + name
@@ -80,13 +64,11 @@ class KafkaConnectEventRouterIT extends KafkaDbFixture {
     assertThat(received()).extracting(ReceivedMessage::id).containsExactlyElementsOf(ids(sent));
   }
 
-  private List<String> worker(Path dir) {
+  private List<String> worker() {
     return List.of(
         "bootstrap.servers=" + KAFKA.server().bootstrapServers(),
-        "listeners=http://127.0.0.1:" + Ports.free(),
         "key.converter=org.apache.kafka.connect.storage.StringConverter",
         "value.converter=org.apache.kafka.connect.converters.ByteArrayConverter",
-        "offset.storage.file.filename=" + dir.resolve("connect.offsets"),
         "offset.flush.interval.ms=1000");
   }
 
@@ -114,10 +96,5 @@ class KafkaConnectEventRouterIT extends KafkaDbFixture {
         "transforms.outbox.route.topic.replacement=" + prefix + "${routedByValue}",
         "transforms.outbox.table.fields.additional.placement="
             + "type:header:type,aggregatetype:header:aggregatetype");
-  }
-
-  private static String write(Path dir, String file, List<String> lines) {
-    JavaProcess.writeLines(dir.resolve(file), lines);
-    return dir.resolve(file).toString();
   }
 }

@@ -4,8 +4,8 @@ import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.it.Relays;
 import dev.outboxrelay.it.polling.rocketmq.RocketMqRelayContract;
+import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.testing.DatabaseExtension;
-import dev.outboxrelay.testing.DatabaseServer;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

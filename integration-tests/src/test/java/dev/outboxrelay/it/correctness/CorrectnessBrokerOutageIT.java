@@ -1,8 +1,8 @@
 package dev.outboxrelay.it.correctness;
 
+import dev.outboxrelay.servers.KafkaServer;
+import dev.outboxrelay.servers.RocketMqServer;
 import dev.outboxrelay.testing.DatabaseExtension;
-import dev.outboxrelay.testing.KafkaServer;
-import dev.outboxrelay.testing.RocketMqServer;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

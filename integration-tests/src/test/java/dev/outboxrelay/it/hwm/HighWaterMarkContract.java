@@ -10,7 +10,7 @@ import dev.outboxrelay.dedup.DedupListener;
 import dev.outboxrelay.dedup.DedupStore;
 import dev.outboxrelay.dedup.MessageIdentity;
 import dev.outboxrelay.dedup.Outcome;
-import dev.outboxrelay.testing.DatabaseServer;
+import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.writer.Outbox;
 import dev.outboxrelay.writer.OutboxSchema;
 import java.sql.Connection;

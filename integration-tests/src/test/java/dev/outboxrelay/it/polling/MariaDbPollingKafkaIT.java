@@ -1,8 +1,8 @@
 package dev.outboxrelay.it.polling;
 
 import dev.outboxrelay.it.KafkaRelayContract;
+import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.testing.DatabaseExtension;
-import dev.outboxrelay.testing.DatabaseServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 class MariaDbPollingKafkaIT extends KafkaRelayContract {

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.relay.polling.PollingRelay;
+import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.testing.DatabaseExtension;
-import dev.outboxrelay.testing.DatabaseServer;
 import dev.outboxrelay.writer.Outbox;
 import java.sql.Connection;
 import java.time.Duration;

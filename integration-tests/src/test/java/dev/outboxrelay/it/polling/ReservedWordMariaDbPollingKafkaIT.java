@@ -2,8 +2,8 @@ package dev.outboxrelay.it.polling;
 
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.it.KafkaRelayContract;
+import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.testing.DatabaseExtension;
-import dev.outboxrelay.testing.DatabaseServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The relay contract on a table named {@code order}, a reserved word. */

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outboxrelay.core.SqlBatch;
 import dev.outboxrelay.core.SqlDialect;
-import dev.outboxrelay.testing.DatabaseServer;
+import dev.outboxrelay.servers.DatabaseServer;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -2,8 +2,8 @@ package dev.outboxrelay.examples.orders;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.outboxrelay.testing.KafkaServer;
-import dev.outboxrelay.testing.PostgresServer;
+import dev.outboxrelay.servers.KafkaServer;
+import dev.outboxrelay.servers.PostgresServer;
 import java.time.Duration;
 import org.awaitility.core.ConditionTimeoutException;
 import org.springframework.boot.WebApplicationType;

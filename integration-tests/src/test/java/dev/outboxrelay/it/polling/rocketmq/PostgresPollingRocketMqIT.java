@@ -1,7 +1,7 @@
 package dev.outboxrelay.it.polling.rocketmq;
 
+import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.testing.DatabaseExtension;
-import dev.outboxrelay.testing.DatabaseServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 class PostgresPollingRocketMqIT extends RocketMqRelayContract {
