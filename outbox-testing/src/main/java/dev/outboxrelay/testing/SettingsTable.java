@@ -1,7 +1,7 @@
 package dev.outboxrelay.testing;
 
+import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.Setting;
-import dev.outboxrelay.core.internal.Durations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -123,7 +123,11 @@ public final class SettingsTable {
     t = t.replaceAll("(\\d+)\\s+(ms|s|m|h|d)\\b", "$1$2").split("[\\s(]", 2)[0];
     t = Map.of("on", "true", "off", "false").getOrDefault(t, t);
     if (s.type() == Duration.class) {
-      return Durations.parse(t);
+      try {
+        return s.parse(s.key(), t); // core's duration syntax, through the public Setting API
+      } catch (OutboxConfigException e) {
+        return null;
+      }
     }
     try {
       return s.type() == Integer.class
