@@ -8,6 +8,7 @@ import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.TopicTemplate;
 import dev.outboxrelay.daemon.config.DaemonConfig;
 import dev.outboxrelay.daemon.config.RelayConfig;
+import dev.outboxrelay.publisher.kafka.KafkaSettings;
 import dev.outboxrelay.relay.polling.DiscardedMessage;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -96,9 +97,9 @@ final class VerifyCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     Instant to = until == null ? Instant.now() : until;
-    String template = relay.publisher().settings().get("topic-template");
+    String template = relay.publisher().settings().get(KafkaSettings.TOPIC_TEMPLATE.key());
     TopicTemplate topics =
-        template == null ? TopicTemplate.defaultTemplate() : TopicTemplate.of(template);
+        TopicTemplate.of(template == null ? KafkaSettings.TOPIC_TEMPLATE.defaultValue() : template);
 
     Map<UUID, OutboxMessage> expected = new LinkedHashMap<>();
     Map<String, Set<UUID>> byTopic = new HashMap<>();
@@ -171,7 +172,7 @@ final class VerifyCommand implements Callable<Integer> {
   private Set<UUID> scan(RelayConfig relay, Set<String> topicNames, Instant from, PrintWriter out) {
     Properties props = new Properties();
     relay.publisher().settings().forEach(props::put);
-    props.remove("topic-template");
+    props.remove(KafkaSettings.TOPIC_TEMPLATE.key());
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");

@@ -17,7 +17,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class KafkaPublisherBuilder {
   private final Properties producer = new Properties();
-  private TopicTemplate topics = TopicTemplate.defaultTemplate();
+  private TopicTemplate topics = KafkaSettings.topics(null);
 
   KafkaPublisherBuilder() {}
 
@@ -39,7 +39,10 @@ public final class KafkaPublisherBuilder {
     return this;
   }
 
-  /** Topic per message. Default: {@code outbox.event.${aggregatetype}}. */
+  /**
+   * Topic per message. Default: {@link KafkaSettings#TOPIC_TEMPLATE}, {@value
+   * TopicTemplate#DEFAULT}.
+   */
   public KafkaPublisherBuilder topicTemplate(TopicTemplate topics) {
     this.topics = Objects.requireNonNull(topics, "topics");
     return this;

@@ -2,16 +2,16 @@ package dev.outboxrelay.publisher.kafka;
 
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.PublisherFactory;
-import dev.outboxrelay.core.TopicTemplate;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * {@code kafka}: settings {@code topic-template} (default {@code outbox.event.${aggregatetype}});
- * every other setting is a producer setting, passed through.
+ * {@code kafka}: the settings of {@link KafkaSettings} ({@code topic-template}); every other
+ * setting is a producer setting, passed through.
  */
 public final class KafkaPublisherFactory implements PublisherFactory {
-  public static final String TOPIC_TEMPLATE = "topic-template";
+  /** The key of {@link KafkaSettings#TOPIC_TEMPLATE}. */
+  public static final String TOPIC_TEMPLATE = KafkaSettings.TOPIC_TEMPLATE.key();
 
   @Override
   public String name() {
@@ -24,8 +24,7 @@ public final class KafkaPublisherFactory implements PublisherFactory {
     String template = producer.remove(TOPIC_TEMPLATE);
     return KafkaPublisher.builder()
         .producerProperties(producer)
-        .topicTemplate(
-            template == null ? TopicTemplate.defaultTemplate() : TopicTemplate.of(template))
+        .topicTemplate(KafkaSettings.topics(template))
         .build();
   }
 }

@@ -19,8 +19,9 @@ import org.apache.rocketmq.client.producer.SendStatus;
  * and the bad value (secrets masked). Not thread-safe.
  */
 public final class RocketMqPublisherBuilder {
-  /** The default topic template; RocketMQ topic names cannot hold Debezium's dots. */
-  public static final String DEFAULT_TOPIC_TEMPLATE = "outbox-event-" + TopicTemplate.PLACEHOLDER;
+  /** The default topic template, {@link RocketMqSettings#TOPIC_TEMPLATE}'s. */
+  public static final String DEFAULT_TOPIC_TEMPLATE =
+      RocketMqSettings.TOPIC_TEMPLATE.defaultValue();
 
   /** The default producer group. */
   public static final String DEFAULT_PRODUCER_GROUP = "outbox-relay";
@@ -34,9 +35,9 @@ public final class RocketMqPublisherBuilder {
   String accessKey;
   String secretKey;
   TopicTemplate topics = TopicTemplate.of(DEFAULT_TOPIC_TEMPLATE);
-  int maxAttempts = 3;
-  Duration retryBackoff = Duration.ofMillis(100);
-  int concurrency = 4;
+  int maxAttempts = RocketMqSettings.MAX_ATTEMPTS.defaultValue();
+  Duration retryBackoff = Duration.ofMillis(RocketMqSettings.RETRY_BACKOFF_MS.defaultValue());
+  int concurrency = RocketMqSettings.CONCURRENCY.defaultValue();
   final Set<SendStatus> accepted = EnumSet.of(SendStatus.SEND_OK);
 
   RocketMqPublisherBuilder() {
@@ -98,29 +99,42 @@ public final class RocketMqPublisherBuilder {
     return this;
   }
 
-  /** Topic per message. Default: {@value #DEFAULT_TOPIC_TEMPLATE}. */
+  /** Topic per message. Default: {@code outbox-event-${aggregatetype}}. */
   public RocketMqPublisherBuilder topicTemplate(TopicTemplate topics) {
     Validation.template(Objects.requireNonNull(topics, "topics"));
     this.topics = topics;
     return this;
   }
 
-  /** Attempts per message on its queue before the publisher reports a failure. Default: 3. */
+  /**
+   * Attempts per message on its queue before the publisher reports a failure (1–10). Default: 3
+   * ({@link RocketMqSettings#MAX_ATTEMPTS}).
+   */
   public RocketMqPublisherBuilder maxAttempts(int attempts) {
-    this.maxAttempts = Validation.range("maxAttempts", attempts, 1, 10);
+    this.maxAttempts = RocketMqSettings.MAX_ATTEMPTS.check(attempts);
     return this;
   }
 
-  /** First delay between attempts; doubles per attempt, up to 2 s, jittered. Default: 100 ms. */
+  /**
+   * First delay between attempts (1 ms – 10 s); doubles per attempt, up to 2 s, jittered. Default:
+   * 100 ms ({@link RocketMqSettings#RETRY_BACKOFF_MS}).
+   */
   public RocketMqPublisherBuilder retryBackoff(Duration backoff) {
-    Validation.duration("retryBackoff", backoff, Duration.ofMillis(1), Duration.ofSeconds(10));
+    Validation.duration(
+        "retryBackoff",
+        backoff,
+        Duration.ofMillis(RocketMqSettings.RETRY_BACKOFF_MIN_MS),
+        Duration.ofMillis(RocketMqSettings.RETRY_BACKOFF_MAX_MS));
     this.retryBackoff = backoff;
     return this;
   }
 
-  /** How many keys are sent at the same time (threads). Default: 4. */
+  /**
+   * How many keys are sent at the same time (threads, 1–64). Default: 4 ({@link
+   * RocketMqSettings#CONCURRENCY}).
+   */
   public RocketMqPublisherBuilder concurrency(int keys) {
-    this.concurrency = Validation.range("concurrency", keys, 1, 64);
+    this.concurrency = RocketMqSettings.CONCURRENCY.check(keys);
     return this;
   }
 

@@ -4,26 +4,32 @@ import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.PublisherFactory;
 import dev.outboxrelay.core.TopicTemplate;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
-import org.apache.rocketmq.client.producer.SendStatus;
 
 /**
- * {@code rocketmq}: settings {@code topic-template} (default {@value
- * RocketMqPublisherBuilder#DEFAULT_TOPIC_TEMPLATE}), {@code max-attempts}, {@code
- * retry-backoff-ms}, {@code concurrency}, {@code accept-send-statuses} (comma-separated {@code
- * SendStatus} names); every other setting is a producer setting ({@code namesrvAddr}, {@code
- * producerGroup}, {@code accessKey}, {@code secretKey}, {@code maxMessageSize}, ...), passed
- * through.
+ * {@code rocketmq}: the settings of {@link RocketMqSettings} ({@code topic-template}, {@code
+ * max-attempts}, {@code retry-backoff-ms}, {@code concurrency}, {@code accept-send-statuses},
+ * comma-separated {@code SendStatus} names); every other setting is a producer setting ({@code
+ * namesrvAddr}, {@code producerGroup}, {@code accessKey}, {@code secretKey}, {@code
+ * maxMessageSize}, ...), passed through.
  */
 public final class RocketMqPublisherFactory implements PublisherFactory {
-  public static final String TOPIC_TEMPLATE = "topic-template";
-  public static final String MAX_ATTEMPTS = "max-attempts";
-  public static final String RETRY_BACKOFF_MS = "retry-backoff-ms";
-  public static final String CONCURRENCY = "concurrency";
-  public static final String ACCEPT_SEND_STATUSES = "accept-send-statuses";
+  /** The key of {@link RocketMqSettings#TOPIC_TEMPLATE}. */
+  public static final String TOPIC_TEMPLATE = RocketMqSettings.TOPIC_TEMPLATE.key();
+
+  /** The key of {@link RocketMqSettings#MAX_ATTEMPTS}. */
+  public static final String MAX_ATTEMPTS = RocketMqSettings.MAX_ATTEMPTS.key();
+
+  /** The key of {@link RocketMqSettings#RETRY_BACKOFF_MS}. */
+  public static final String RETRY_BACKOFF_MS = RocketMqSettings.RETRY_BACKOFF_MS.key();
+
+  /** The key of {@link RocketMqSettings#CONCURRENCY}. */
+  public static final String CONCURRENCY = RocketMqSettings.CONCURRENCY.key();
+
+  /** The key of {@link RocketMqSettings#ACCEPT_SEND_STATUSES}. */
+  public static final String ACCEPT_SEND_STATUSES = RocketMqSettings.ACCEPT_SEND_STATUSES.key();
 
   @Override
   public String name() {
@@ -42,7 +48,13 @@ public final class RocketMqPublisherFactory implements PublisherFactory {
         RETRY_BACKOFF_MS,
         v -> Duration.ofMillis(number(RETRY_BACKOFF_MS, v)),
         b::retryBackoff);
-    take(producer, ACCEPT_SEND_STATUSES, RocketMqPublisherFactory::statuses, b::acceptSendStatuses);
+    take(
+        producer,
+        ACCEPT_SEND_STATUSES,
+        v ->
+            RocketMqSettings.statuses(
+                RocketMqSettings.ACCEPT_SEND_STATUSES.check(ACCEPT_SEND_STATUSES, v)),
+        b::acceptSendStatuses);
     return b.producerProperties(producer).build();
   }
 
@@ -62,19 +74,6 @@ public final class RocketMqPublisherFactory implements PublisherFactory {
       return Integer.parseInt(value);
     } catch (NumberFormatException e) {
       throw new dev.outboxrelay.core.OutboxConfigException(key, value, "must be a whole number");
-    }
-  }
-
-  private static SendStatus[] statuses(String value) {
-    try {
-      return Arrays.stream(value.split(","))
-          .map(String::trim)
-          .filter(s -> !s.isEmpty())
-          .map(SendStatus::valueOf)
-          .toArray(SendStatus[]::new);
-    } catch (IllegalArgumentException e) {
-      throw new dev.outboxrelay.core.OutboxConfigException(
-          ACCEPT_SEND_STATUSES, value, "must list SendStatus names, e.g. FLUSH_DISK_TIMEOUT");
     }
   }
 }
