@@ -30,31 +30,49 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 final class DedupBench {
   /** How the consumer runs and what its handler does; {@code id} names the figure. */
   enum Mode {
-    BATCH("batch", "batch mode, no-op", "no-op handler"),
-    RECORD("record", "per-record mode, no-op", "perRecord(true): one transaction per record"),
+    BATCH("batch", 1, "batch mode, no-op", "no-op handler"),
+    BATCH_LANES("batch-c3", 3, "batch mode, concurrency(3), no-op", "no-op handler"),
+    RECORD("record", 1, "per-record mode, no-op", "perRecord(true): one transaction per record"),
     BATCH_INSERT(
         "batch-insert",
+        1,
         "batch mode, INSERT per message",
+        "handler(): one INSERT INTO shipments per message (the demo's)"),
+    BATCH_INSERT_LANES(
+        "batch-insert-c3",
+        3,
+        "batch mode, concurrency(3), INSERT per message",
         "handler(): one INSERT INTO shipments per message (the demo's)"),
     BATCH_INSERT_JDBC(
         "batch-insert-jdbc",
+        1,
         "batch mode, JDBC batch INSERT",
         "batchHandler(): the batch's shipments in one JDBC batch");
 
     final String id;
+    final int concurrency;
     final String label;
     final String how;
 
-    Mode(String id, String label, String how) {
+    Mode(String id, int concurrency, String label, String how) {
       this.id = id;
+      this.concurrency = concurrency;
       this.label = label;
       this.how = how;
     }
 
     String how() {
+      String lanes =
+          concurrency == 1
+              ? ""
+              : "concurrency(" + concurrency + "): the 3 partitions on their own connections; ";
       return this == RECORD
           ? how
-          : "batch mode, up to " + BATCH_SIZE + " records per transaction; " + how;
+          : "batch mode, up to " + BATCH_SIZE + " records per transaction; " + lanes + how;
+    }
+
+    boolean inserts() {
+      return this == BATCH_INSERT || this == BATCH_INSERT_LANES || this == BATCH_INSERT_JDBC;
     }
   }
 
@@ -73,7 +91,7 @@ final class DedupBench {
     fill(prefix, n);
     DedupStore store = DedupStore.builder().dataSource(db.ds).build();
     store.createIfMissing();
-    if (mode == Mode.BATCH_INSERT || mode == Mode.BATCH_INSERT_JDBC) {
+    if (mode.inserts()) {
       db.execute("CREATE TABLE shipments (order_id VARCHAR(64) PRIMARY KEY)");
     }
     AtomicLong handled = new AtomicLong(); // counted after commit
@@ -100,11 +118,12 @@ final class DedupBench {
             .topics(List.of(prefix + "order"))
             .consumerProperties(props)
             .deserializers(new ByteArrayDeserializer(), new ByteArrayDeserializer())
-            .batchSize(BATCH_SIZE, Duration.ofSeconds(1));
+            .batchSize(BATCH_SIZE, Duration.ofSeconds(1))
+            .concurrency(mode.concurrency);
     switch (mode) {
-      case BATCH -> b.handler((c, r) -> {});
+      case BATCH, BATCH_LANES -> b.handler((c, r) -> {});
       case RECORD -> b.perRecord(true).handler((c, r) -> {});
-      case BATCH_INSERT -> b.handler(DedupBench::insertOne);
+      case BATCH_INSERT, BATCH_INSERT_LANES -> b.handler(DedupBench::insertOne);
       case BATCH_INSERT_JDBC -> b.batchHandler(DedupBench::insertAll);
     }
     long t0 = System.nanoTime();
@@ -122,7 +141,7 @@ final class DedupBench {
       }
       long from = first == 0 ? t0 : first;
       double rate = n / ((System.nanoTime() - from) / 1e9);
-      if (mode == Mode.BATCH_INSERT || mode == Mode.BATCH_INSERT_JDBC) {
+      if (mode.inserts()) {
         long rows = db.count("SELECT COUNT(*) FROM shipments");
         if (rows != n) {
           throw new IllegalStateException("dedup consumer: " + rows + " shipments for " + n);

@@ -193,11 +193,31 @@ final class MarkdownReport {
                       s.ratioTo(drain.get()),
                       1.5,
                       "×"));
+      stats("dedup.kafka.batch-c3." + db)
+          .ifPresent(
+              s ->
+                  target(
+                      "dedup consumer batch concurrency(3) no-op "
+                          + name
+                          + " ≥ 1.5 × polling drain",
+                      s.ratioTo(drain.get()),
+                      1.5,
+                      "×"));
       stats("dedup.kafka.batch-insert." + db)
           .ifPresent(
               s ->
                   target(
                       "dedup consumer batch + INSERT per message "
+                          + name
+                          + " ≥ 1.0 × polling drain",
+                      s.ratioTo(drain.get()),
+                      1.0,
+                      "×"));
+      stats("dedup.kafka.batch-insert-c3." + db)
+          .ifPresent(
+              s ->
+                  target(
+                      "dedup consumer batch concurrency(3) + INSERT per message "
                           + name
                           + " ≥ 1.0 × polling drain",
                       s.ratioTo(drain.get()),

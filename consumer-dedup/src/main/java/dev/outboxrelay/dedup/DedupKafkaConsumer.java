@@ -6,6 +6,7 @@ import dev.outboxrelay.dedup.internal.OffsetCommitter;
 import dev.outboxrelay.dedup.internal.PartitionProgress;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -29,6 +30,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DedupKafkaConsumer.class);
+  private static final Duration LANE_POLL = Duration.ofMillis(5);
 
   private final String name;
   private final Consumer<K, V> consumer;
@@ -41,6 +43,9 @@ public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
   private final Backoff failureBackoff;
   private final PartitionProgress progress = new PartitionProgress();
   private final OffsetCommitter committer;
+  private final PartitionLanes<K, V> lanes; // null: every partition on the loop thread
+  private final Set<TopicPartition> full = new HashSet<>(); // paused until their lane drains
+  private final Inline inline = new Inline();
   private final Thread thread;
   private volatile boolean running;
 
@@ -59,7 +64,12 @@ public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
     this.pollTimeout = b.pollTimeout;
     this.commitPerRecord = b.commitPerRecord;
     this.failureBackoff = new Backoff(b.failureBackoffInitial, b.failureBackoffMax);
-    this.committer = new OffsetCommitter(name, consumer, progress);
+    this.committer = new OffsetCommitter(name, consumer, progress, this::release);
+    this.lanes =
+        b.concurrency == 1
+            ? null
+            : new PartitionLanes<>(
+                name, b.concurrency, b.batchMaxRecords, b.batchMaxTime, this::handle);
     this.thread = new Thread(this::run, "dedup-kafka-" + name);
   }
 
@@ -105,8 +115,11 @@ public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
     try {
       consumer.subscribe(topics, committer);
       while (running) {
+        if (lanes != null) {
+          settle();
+        }
         consumer.resume(progress.due());
-        ConsumerRecords<K, V> records = consumer.poll(progress.pollTimeout(pollTimeout));
+        ConsumerRecords<K, V> records = consumer.poll(pollTimeout());
         for (TopicPartition tp : records.partitions()) {
           consume(tp, records.records(tp));
         }
@@ -121,9 +134,54 @@ public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
     }
   }
 
+  /** The poll's wait: short while lanes work, so their progress is settled and committed soon. */
+  private Duration pollTimeout() {
+    Duration wait = progress.pollTimeout(pollTimeout);
+    return lanes != null && lanes.busy() && wait.compareTo(LANE_POLL) > 0 ? LANE_POLL : wait;
+  }
+
   private void consume(TopicPartition tp, List<ConsumerRecord<K, V>> records) {
+    if (lanes == null) {
+      handle(tp, records, batchSizer, inline);
+    } else if (lanes.offer(tp, records) && full.add(tp)) {
+      consumer.pause(List.of(tp));
+    }
+  }
+
+  /** Applies what the lanes reported; resumes full partitions that were worked down. */
+  private void settle() {
+    int committed = lanes.settle(inline);
+    for (var it = full.iterator(); it.hasNext(); ) {
+      TopicPartition tp = it.next();
+      if (lanes.drained(tp)) {
+        it.remove();
+        if (!progress.backingOff(tp)) {
+          consumer.resume(List.of(tp));
+        }
+      }
+    }
+    if (commitPerRecord && committed > 0) {
+      committer.commit(progress.pending());
+    }
+  }
+
+  /** Stops the lanes of released partitions and records what their last transactions did. */
+  private void release(Collection<TopicPartition> partitions) {
+    if (lanes != null) {
+      lanes.release(partitions);
+      lanes.settle(inline);
+      full.removeAll(partitions);
+    }
+  }
+
+  /**
+   * Handles one partition's records in offset order: one transaction per batch (or per record),
+   * reporting each commit and the failure that stops them. On the loop thread, or on a lane's.
+   */
+  private void handle(
+      TopicPartition tp, List<ConsumerRecord<K, V>> records, BatchSizer sizer, Progress<K, V> to) {
     if (batchHandler != null) {
-      consumeBatches(tp, records);
+      handleBatches(tp, records, sizer, to);
       return;
     }
     for (ConsumerRecord<K, V> record : records) {
@@ -133,55 +191,76 @@ public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
       try {
         handler.handle(record);
       } catch (RuntimeException e) {
-        failed(tp, record, e);
+        to.failed(tp, record, e);
         return;
       }
-      progress.processed(tp, record.offset() + 1);
-      if (commitPerRecord) {
-        committer.commit(progress.pending(List.of(tp)));
-      }
+      to.processed(tp, record.offset() + 1);
     }
   }
 
   /** One transaction per batch; on a failure the records before it are committed already. */
-  private void consumeBatches(TopicPartition tp, List<ConsumerRecord<K, V>> records) {
+  private void handleBatches(
+      TopicPartition tp, List<ConsumerRecord<K, V>> records, BatchSizer sizer, Progress<K, V> to) {
     for (int from = 0; from < records.size() && running; ) {
       List<ConsumerRecord<K, V>> batch =
-          records.subList(from, Math.min(records.size(), from + batchSizer.next()));
+          records.subList(from, Math.min(records.size(), from + sizer.next()));
       long started = System.nanoTime();
       BatchOutcome outcome = batchHandler.handle(batch);
       if (outcome.complete()) {
-        batchSizer.took(batch.size(), System.nanoTime() - started);
+        sizer.took(batch.size(), System.nanoTime() - started);
       }
       if (outcome.committed() > 0) {
-        progress.processed(tp, batch.get(outcome.committed() - 1).offset() + 1);
+        to.processed(tp, batch.get(outcome.committed() - 1).offset() + 1);
       }
       if (!outcome.complete()) {
-        failed(tp, batch.get(outcome.committed()), outcome.failure());
+        to.failed(tp, batch.get(outcome.committed()), outcome.failure());
         return;
-      }
-      if (commitPerRecord) {
-        committer.commit(progress.pending(List.of(tp)));
       }
       from += batch.size();
     }
   }
 
-  private void failed(TopicPartition tp, ConsumerRecord<K, V> record, RuntimeException e) {
-    int attempt = progress.failed(tp, failureBackoff);
-    LOG.warn(
-        "{} - {} offset {} failed (attempt {}), redelivering after backoff: {}",
-        name,
-        tp,
-        record.offset(),
-        attempt,
-        e.toString());
-    consumer.seek(tp, record.offset());
-    consumer.pause(List.of(tp));
+  /** Where a partition's handling reports: applied at once on the loop thread, or via the lanes. */
+  interface Progress<K, V> {
+    /** The records before {@code nextOffset} committed in the database. */
+    void processed(TopicPartition tp, long nextOffset);
+
+    /** {@code record} failed with {@code e}; nothing after it was handled. */
+    void failed(TopicPartition tp, ConsumerRecord<K, V> record, RuntimeException e);
+  }
+
+  /** Applies progress on the loop thread. */
+  private final class Inline implements Progress<K, V> {
+    @Override
+    public void processed(TopicPartition tp, long nextOffset) {
+      progress.processed(tp, nextOffset);
+      if (commitPerRecord && lanes == null) {
+        committer.commit(progress.pending(List.of(tp)));
+      }
+    }
+
+    @Override
+    public void failed(TopicPartition tp, ConsumerRecord<K, V> record, RuntimeException e) {
+      int attempt = progress.failed(tp, failureBackoff);
+      LOG.warn(
+          "{} - {} offset {} failed (attempt {}), redelivering after backoff: {}",
+          name,
+          tp,
+          record.offset(),
+          attempt,
+          e.toString());
+      consumer.seek(tp, record.offset());
+      consumer.pause(List.of(tp));
+      full.remove(tp);
+    }
   }
 
   private void closeConsumer() {
     try {
+      if (lanes != null) {
+        lanes.close();
+        lanes.settle(inline);
+      }
       committer.commit(progress.pending());
     } catch (WakeupException e) {
       committer.commit(progress.pending());

@@ -17,6 +17,7 @@ public final class DedupKafkaConsumerBuilder<K, V> {
   DedupHandler<ConsumerRecord<K, V>> handler;
   DedupBatchHandler<ConsumerRecord<K, V>> batchHandler;
   boolean perRecord;
+  int concurrency = 1;
   int batchMaxRecords = 500;
   Duration batchMaxTime = Duration.ofSeconds(1);
   Collection<String> topics;
@@ -64,6 +65,27 @@ public final class DedupKafkaConsumerBuilder<K, V> {
    */
   public DedupKafkaConsumerBuilder<K, V> perRecord(boolean perRecord) {
     this.perRecord = perRecord;
+    return this;
+  }
+
+  /**
+   * How many partitions are handled side by side, each on its own worker thread and database
+   * connection (the pool needs that many): one partition's records still run in offset order, one
+   * transaction at a time, and its offsets are committed only after its transactions committed.
+   * More than one lets the database commit several partitions' transactions at once (group commit),
+   * which is where a single loop waits; it helps up to the number of assigned partitions. With more
+   * than one, the handler and the {@link DedupListener} are called from several threads at once,
+   * and {@link #commitPerRecord} commits offsets on the loop thread right after it learns of each
+   * transaction rather than before the next one starts. Default 1: everything on the consumer's
+   * thread.
+   *
+   * @throws OutboxConfigException unless 1 &le; concurrency &le; 64
+   */
+  public DedupKafkaConsumerBuilder<K, V> concurrency(int concurrency) {
+    if (concurrency < 1 || concurrency > 64) {
+      throw new OutboxConfigException("concurrency", concurrency, "must be between 1 and 64");
+    }
+    this.concurrency = concurrency;
     return this;
   }
 

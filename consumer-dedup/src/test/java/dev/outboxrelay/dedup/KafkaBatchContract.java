@@ -3,16 +3,21 @@ package dev.outboxrelay.dedup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -127,6 +132,71 @@ abstract class KafkaBatchContract extends KafkaFixture {
     assertThat(effects()).isEqualTo(30);
     assertThat(distinctEffects()).isEqualTo(30);
     assertThat(duplicates).hasPositiveValue();
+  }
+
+  @Test
+  void eachKeyCommitsInOrderAndAFailureHoldsOnlyItsOwnPartition() throws Exception {
+    String group = "lanes-" + topic;
+    List<String> ids = send(200); // ten keys over the topic's four partitions
+    String poison = ids.get(51); // order-1
+    int poisonPartition = partition("order-1");
+    long held = // the poison and what follows it in its partition
+        IntStream.range(51, ids.size())
+            .filter(i -> partition("order-" + (i % 10)) == poisonPartition)
+            .count();
+    Map<String, List<Long>> committedSeqs = new ConcurrentHashMap<>();
+    Set<String> threads = ConcurrentHashMap.newKeySet();
+    AtomicBoolean failing = new AtomicBoolean(true);
+    AtomicInteger failures = new AtomicInteger();
+    DedupHandler<ConsumerRecord<String, String>> failingOnPoison =
+        failingOn(poison, failing, failures);
+    Dedup recordingOrder =
+        Dedup.builder()
+            .store(store)
+            .group(group)
+            .listener(
+                new DedupListener() {
+                  @Override
+                  public void onOutcome(String g, MessageIdentity m, Outcome outcome) {
+                    if (outcome == Outcome.PROCESSED) { // after the commit, in commit order
+                      committedSeqs
+                          .computeIfAbsent(
+                              m.key(), k -> Collections.synchronizedList(new ArrayList<>()))
+                          .add(m.sequence());
+                    }
+                  }
+                })
+            .build();
+    started(
+        loop(group)
+            .dedup(recordingOrder)
+            .handler(
+                (c, r) -> {
+                  threads.add(Thread.currentThread().getName());
+                  failingOnPoison.handle(c, r);
+                })
+            .build());
+
+    await().atMost(TIMEOUT).until(() -> failures.get() >= 3 && effects() == 200 - held);
+    assertThat(effects(poison)).isZero();
+
+    failing.set(false);
+    await().atMost(TIMEOUT).until(() -> committed(group) == 200);
+    assertThat(effects()).isEqualTo(200);
+    assertThat(distinctEffects()).isEqualTo(200);
+    assertThat(committedSeqs).hasSize(10);
+    committedSeqs.forEach(
+        (key, seqs) -> assertThat(seqs).as("%s in commit order", key).hasSize(20).isSorted());
+    if (concurrency() == 1) {
+      assertThat(threads).containsOnly("dedup-kafka-" + group);
+    } else {
+      assertThat(threads).hasSizeGreaterThan(1).noneMatch(t -> t.equals("dedup-kafka-" + group));
+    }
+  }
+
+  /** The partition Kafka's default partitioner picks for a key on the four-partition topic. */
+  static int partition(String key) {
+    return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % 4;
   }
 
   /** Sends records on one key, so one partition in this order; returns their ids. */

@@ -105,9 +105,15 @@ abstract class KafkaFixture extends DbFixture {
         .build();
   }
 
+  /** The loops' {@code concurrency}: 1 runs every partition on the loop thread. */
+  int concurrency() {
+    return 1;
+  }
+
   /** A consumer loop on the topic with a short poll and failure backoff; add a handler. */
   DedupKafkaConsumerBuilder<String, String> loop(String group) {
     return DedupKafkaConsumer.<String, String>builder()
+        .concurrency(concurrency())
         .dedup(countingDedup(group))
         .topics(List.of(topic))
         .consumerProperties(consumerProperties(group))

@@ -26,13 +26,27 @@ public final class OffsetCommitter implements ConsumerRebalanceListener {
   private final String name;
   private final Consumer<?, ?> consumer;
   private final PartitionProgress progress;
+  private final java.util.function.Consumer<Collection<TopicPartition>> beforeRelease;
   private volatile Set<TopicPartition> assignment = Set.of();
   private Map<TopicPartition, OffsetAndMetadata> sent = Map.of();
 
   public OffsetCommitter(String name, Consumer<?, ?> consumer, PartitionProgress progress) {
+    this(name, consumer, progress, partitions -> {});
+  }
+
+  /**
+   * As above; {@code beforeRelease} runs first on revocation and loss (e.g. to finish the work in
+   * flight on those partitions and record its progress before their offsets are committed).
+   */
+  public OffsetCommitter(
+      String name,
+      Consumer<?, ?> consumer,
+      PartitionProgress progress,
+      java.util.function.Consumer<Collection<TopicPartition>> beforeRelease) {
     this.name = name;
     this.consumer = consumer;
     this.progress = progress;
+    this.beforeRelease = beforeRelease;
   }
 
   /** Commits these offsets synchronously; a refused commit drops them (dedup covers repeats). */
@@ -87,6 +101,7 @@ public final class OffsetCommitter implements ConsumerRebalanceListener {
   @Override
   public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
     LOG.info("{} - Revoked {}", name, partitions);
+    beforeRelease.accept(partitions);
     commit(progress.pending(partitions));
     progress.forget(partitions);
     change(partitions, false);
@@ -95,6 +110,7 @@ public final class OffsetCommitter implements ConsumerRebalanceListener {
   @Override
   public void onPartitionsLost(Collection<TopicPartition> partitions) {
     LOG.warn("{} - Lost {} without committing; the new owner redelivers", name, partitions);
+    beforeRelease.accept(partitions);
     progress.forget(partitions);
     change(partitions, false);
   }

@@ -61,6 +61,11 @@ public final class PartitionProgress {
     return attempt;
   }
 
+  /** Whether this partition is paused for a failure's backoff. */
+  public boolean backingOff(TopicPartition tp) {
+    return resumeAt.containsKey(tp);
+  }
+
   /** Paused partitions whose backoff is over; they are no longer tracked as paused. */
   public List<TopicPartition> due() {
     long now = System.nanoTime();
