@@ -11,7 +11,7 @@ import static dev.outboxrelay.core.OutboxColumn.TYPE;
 import dev.outboxrelay.core.OutboxColumn;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
-import dev.outboxrelay.core.internal.OutboxRows;
+import dev.outboxrelay.core.rows.OutboxRows;
 import java.util.Collections;
 
 /** The CDC relay's statements on the outbox table; every name is validated and quoted. */

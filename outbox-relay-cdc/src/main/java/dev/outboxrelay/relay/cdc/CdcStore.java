@@ -4,7 +4,7 @@ import static dev.outboxrelay.core.OutboxColumn.ID;
 import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
 import dev.outboxrelay.core.SqlBatch;
-import dev.outboxrelay.core.internal.PendingRow;
+import dev.outboxrelay.core.rows.PendingRow;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -10,7 +10,7 @@ import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.SqlFunction;
-import dev.outboxrelay.core.internal.OutboxRows;
+import dev.outboxrelay.core.rows.OutboxRows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

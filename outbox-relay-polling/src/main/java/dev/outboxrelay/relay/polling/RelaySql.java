@@ -7,7 +7,7 @@ import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
-import dev.outboxrelay.core.internal.OutboxRows;
+import dev.outboxrelay.core.rows.OutboxRows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
