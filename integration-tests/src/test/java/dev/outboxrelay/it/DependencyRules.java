@@ -2,6 +2,7 @@ package dev.outboxrelay.it;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -12,7 +13,8 @@ import com.tngtech.archunit.lang.CompositeArchRule;
 /**
  * The direction of dependencies between our modules, as ArchUnit rules over package names (one root
  * package per module, {@link Modules}): outbox-core at the bottom; the writer, the relays, the
- * publishers, consumer-dedup and outbox-micrometer on core only and never on a sibling; the daemon
+ * publishers, consumer-dedup and outbox-micrometer on core only and never on a sibling; the relay
+ * state both relays share (outbox-relay-state) on core only, so it belongs to neither; the daemon
  * and the starter the only places that wire concrete pieces together; the test kit and the server
  * launchers out of production code; {@code internal} packages private to their module; no cycles
  * between packages (a package and its own {@code internal} sub-package count as one, {@link
@@ -33,6 +35,7 @@ final class DependencyRules {
   static final String DEMO = "dev.outboxrelay.demo..";
   static final String POLLING = "dev.outboxrelay.relay.polling..";
   static final String CDC = "dev.outboxrelay.relay.cdc..";
+  static final String STATE = "dev.outboxrelay.relay.state..";
   static final String KAFKA = "dev.outboxrelay.publisher.kafka..";
   static final String ROCKETMQ = "dev.outboxrelay.publisher.rocketmq..";
   static final String BENCHMARKS = "dev.outboxrelay.benchmarks..";
@@ -59,6 +62,18 @@ final class DependencyRules {
           .dependOnClassesThat()
           .resideInAnyPackage(PUBLISHERS, DEDUP, DAEMON, SPRING)
           .because("relays talk to brokers only through the Publisher SPI in outbox-core")
+          .allowEmptyShould(true);
+
+  static final ArchRule RELAY_STATE_DEPENDS_ON_CORE_ONLY =
+      noClasses()
+          .that()
+          .resideInAPackage(STATE)
+          .should()
+          .dependOnClassesThat(resideInAPackage(ROOT).and(resideOutsideOfPackages(CORE, STATE)))
+          .because(
+              "the relay state both relays share (parked keys, discards, leases, retention, the"
+                  + " operator's actions) depends on outbox-core only, so it belongs to neither"
+                  + " relay")
           .allowEmptyShould(true);
 
   static final ArchRule PUBLISHERS_DEPEND_ON_CORE_ONLY =

@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
 import dev.outboxrelay.benchmarks.archfixture.BenchmarkUsingServerInternals;
 import dev.outboxrelay.dedup.archfixture.DedupThatImportsTheWriter;
 import dev.outboxrelay.publisher.archfixture.FakeKafkaPublisher;
 import dev.outboxrelay.relay.archfixture.RelayThatImportsAPublisher;
 import dev.outboxrelay.relay.polling.PollingRelay;
+import dev.outboxrelay.relay.state.OutboxAdmin;
+import dev.outboxrelay.relay.state.archfixture.StateThatImportsThePollingRelay;
 import dev.outboxrelay.servers.internal.Ports;
 import dev.outboxrelay.writer.archfixture.WriterThatImportsDedup;
 import org.junit.jupiter.api.Test;
@@ -27,6 +30,26 @@ class DependencyRulesSelfTest {
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("RelayThatImportsAPublisher")
         .hasMessageContaining("FakeKafkaPublisher");
+  }
+
+  @Test
+  void relayStateImportingARelayIsRejected() {
+    JavaClasses classes =
+        new ClassFileImporter()
+            .importClasses(StateThatImportsThePollingRelay.class, PollingRelay.class);
+    assertThatThrownBy(() -> DependencyRules.RELAY_STATE_DEPENDS_ON_CORE_ONLY.check(classes))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("StateThatImportsThePollingRelay")
+        .hasMessageContaining("relay.polling.PollingRelay");
+  }
+
+  @Test
+  void relayStateOnCoreAloneIsAccepted() {
+    JavaClasses classes =
+        new ClassFileImporter()
+            .withImportOption(new ImportOption.DoNotIncludeTests())
+            .importPackagesOf(OutboxAdmin.class);
+    DependencyRules.RELAY_STATE_DEPENDS_ON_CORE_ONLY.check(classes);
   }
 
   @Test
@@ -57,7 +80,7 @@ class DependencyRulesSelfTest {
   void aModuleWithoutClassesIsReported() {
     JavaClasses classes = new ClassFileImporter().importPackagesOf(PollingRelay.class);
     assertThat(Modules.missingFrom(classes))
-        .contains("outbox-relay-cdc", "publishers/rocketmq")
+        .contains("outbox-relay-cdc", "outbox-relay-state", "publishers/rocketmq")
         .doesNotContain("outbox-relay-polling");
   }
 }

@@ -6,23 +6,13 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.util.Optional;
-import java.util.Set;
 
 /**
- * A class may use an {@code internal} package of its own module only. The one exception is
- * outbox-core's {@code core.internal}: row mapping, headers JSON and batch outcomes shared by the
- * library's own writer, relays and daemon (Jdbi's other modules use {@code jdbi.v3.core.internal}
- * the same way); no other module, and nothing outside that list, may use it.
+ * A class may use an {@code internal} package of its own module only, without exception: what
+ * another module needs is public API of its owner (outbox-core's row mapping, headers JSON and
+ * batch outcomes are {@code core.rows} and {@code core}, documented as such).
  */
 final class InternalPackages extends ArchCondition<JavaClass> {
-  private static final String CORE_INTERNAL = "dev.outboxrelay.core.internal";
-  private static final Set<String> CORE_INTERNAL_USERS =
-      Set.of(
-          "dev.outboxrelay.writer",
-          "dev.outboxrelay.relay.polling",
-          "dev.outboxrelay.relay.cdc",
-          "dev.outboxrelay.daemon");
-
   InternalPackages() {
     super("use only their own module's internal packages");
   }
@@ -33,10 +23,6 @@ final class InternalPackages extends ArchCondition<JavaClass> {
     for (Dependency d : origin.getDirectDependenciesFromSelf()) {
       String target = d.getTargetClass().getPackageName();
       if (!isInternal(target) || own.map(m -> m.holds(target)).orElse(false)) {
-        continue;
-      }
-      if (target.startsWith(CORE_INTERNAL)
-          && own.map(m -> CORE_INTERNAL_USERS.contains(m.rootPackage())).orElse(false)) {
         continue;
       }
       events.add(SimpleConditionEvent.violated(d, d.getDescription()));

@@ -1,6 +1,5 @@
 package dev.outboxrelay.core;
 
-import dev.outboxrelay.core.internal.EditDistance;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -1,6 +1,5 @@
 package dev.outboxrelay.core;
 
-import dev.outboxrelay.core.internal.Durations;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;

@@ -4,6 +4,7 @@ import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.daemon.StartupFailure.Kind;
 import dev.outboxrelay.daemon.config.RelayConfig;
+import dev.outboxrelay.relay.state.StateSql;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -24,9 +25,12 @@ final class SchemaCheck {
 
   /** The outbox table and the companions this relay's mode reads and writes. */
   static List<String> suffixes(RelayConfig relay) {
-    return relay.mode() == RelayConfig.Mode.POLLING
-        ? List.of("", "lease", "relay", "parked", "discarded")
-        : List.of("", "parked", "discarded");
+    List<String> suffixes = new ArrayList<>(List.of(""));
+    if (relay.mode() == RelayConfig.Mode.POLLING) {
+      suffixes.addAll(StateSql.LEASE_TABLES);
+    }
+    suffixes.addAll(StateSql.SHARED_TABLES);
+    return List.copyOf(suffixes);
   }
 
   /**

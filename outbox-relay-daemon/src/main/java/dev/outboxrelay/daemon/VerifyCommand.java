@@ -9,7 +9,7 @@ import dev.outboxrelay.core.TopicTemplate;
 import dev.outboxrelay.daemon.config.DaemonConfig;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.publisher.kafka.KafkaSettings;
-import dev.outboxrelay.relay.polling.DiscardedMessage;
+import dev.outboxrelay.relay.state.DiscardedMessage;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -6,7 +6,7 @@ import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.relay.polling.PollingRelay;
 import dev.outboxrelay.relay.polling.PollingRelayBuilder;
-import dev.outboxrelay.relay.polling.Retention;
+import dev.outboxrelay.relay.state.Retention;
 import javax.sql.DataSource;
 
 /** Builds the polling relay from properties; the CDC relay is in {@link CdcRelayFactory}. */

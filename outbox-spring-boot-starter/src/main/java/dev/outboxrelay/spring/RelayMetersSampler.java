@@ -1,7 +1,7 @@
 package dev.outboxrelay.spring;
 
 import dev.outboxrelay.micrometer.RelayMeters;
-import dev.outboxrelay.relay.polling.OutboxAdmin;
+import dev.outboxrelay.relay.state.OutboxAdmin;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;

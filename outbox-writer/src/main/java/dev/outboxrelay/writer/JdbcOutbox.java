@@ -16,7 +16,7 @@ import dev.outboxrelay.core.OutboxException;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
-import dev.outboxrelay.core.internal.HeadersJson;
+import dev.outboxrelay.core.rows.HeadersJson;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

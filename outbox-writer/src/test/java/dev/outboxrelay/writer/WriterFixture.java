@@ -2,7 +2,7 @@ package dev.outboxrelay.writer;
 
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
-import dev.outboxrelay.core.internal.OutboxRows;
+import dev.outboxrelay.core.rows.OutboxRows;
 import dev.outboxrelay.servers.DatabaseServer;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -1,6 +1,6 @@
 package dev.outboxrelay.relay.cdc;
 
-import dev.outboxrelay.core.internal.PendingRow;
+import dev.outboxrelay.core.rows.PendingRow;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import java.sql.SQLException;

@@ -11,14 +11,18 @@ import static dev.outboxrelay.core.OutboxColumn.TYPE;
 import dev.outboxrelay.core.OutboxColumn;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
-import dev.outboxrelay.core.internal.OutboxRows;
+import dev.outboxrelay.core.rows.OutboxRows;
+import dev.outboxrelay.relay.state.StateSql;
 import java.util.Collections;
 
-/** The CDC relay's statements on the outbox table; every name is validated and quoted. */
+/**
+ * The CDC relay's statements on the outbox table; those on the state tables it shares with the
+ * polling relay and the operator come from {@link StateSql}. Every name is validated and quoted.
+ */
 final class CdcSql {
+  final StateSql state;
   final SqlDialect dialect;
   final String outbox;
-  final String parked;
   final String offsets;
   final String history;
   private final OutboxTable table;
@@ -28,8 +32,8 @@ final class CdcSql {
     this.table = table;
     this.dialect = dialect;
     this.keepRows = keepRows;
-    this.outbox = table.qualifiedName(dialect);
-    this.parked = table.qualifiedCompanion(dialect, "parked");
+    this.state = StateSql.of(table, dialect);
+    this.outbox = state.outbox();
     this.offsets = table.qualifiedCompanion(dialect, "cdc_offsets");
     this.history = table.qualifiedCompanion(dialect, "cdc_history");
   }
@@ -164,11 +168,7 @@ final class CdcSql {
   }
 
   private String notParked() {
-    return "NOT EXISTS (SELECT 1 FROM "
-        + parked
-        + " p WHERE p.aggregateid = o."
-        + col(AGGREGATE_ID)
-        + ")";
+    return state.notParked("o");
   }
 
   /**
@@ -223,12 +223,11 @@ final class CdcSql {
   }
 
   String park() {
-    return dialect.insertIgnore(
-        parked, "(aggregateid, message_id, bucket, reason) VALUES (?, ?, ?, ?)");
+    return state.park();
   }
 
   String parkedKeys() {
-    return "SELECT aggregateid FROM " + parked;
+    return state.parkedKeys();
   }
 
   /** PostgreSQL: deletes at most {@code ?} rows published longer ago than {@code ?} ms. */

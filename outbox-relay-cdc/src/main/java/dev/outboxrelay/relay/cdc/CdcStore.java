@@ -4,7 +4,8 @@ import static dev.outboxrelay.core.OutboxColumn.ID;
 import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
 import dev.outboxrelay.core.SqlBatch;
-import dev.outboxrelay.core.internal.PendingRow;
+import dev.outboxrelay.core.rows.PendingRow;
+import dev.outboxrelay.relay.state.StateSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -197,7 +198,7 @@ final class CdcStore {
       ps.setString(1, row.aggregateId());
       bindIds(ps, 2, List.of(row.id()));
       ps.setInt(3, row.bucket());
-      ps.setString(4, reason.length() > 2000 ? reason.substring(0, 2000) : reason);
+      ps.setString(4, StateSql.reason(reason));
       ps.executeUpdate();
     }
   }

@@ -3,7 +3,7 @@ package dev.outboxrelay.relay.cdc;
 import dev.outboxrelay.core.OutboxColumn;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
-import dev.outboxrelay.core.internal.HeadersJson;
+import dev.outboxrelay.core.rows.HeadersJson;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.OffsetDateTime;

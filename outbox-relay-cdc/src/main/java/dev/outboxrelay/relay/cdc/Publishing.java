@@ -1,9 +1,9 @@
 package dev.outboxrelay.relay.cdc;
 
+import dev.outboxrelay.core.BatchOutcome;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishResult;
-import dev.outboxrelay.core.internal.BatchOutcome;
-import dev.outboxrelay.core.internal.PendingRow;
+import dev.outboxrelay.core.rows.PendingRow;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.outboxrelay.daemon.config;
 
-import dev.outboxrelay.core.internal.EditDistance;
+import dev.outboxrelay.core.EditDistance;
 import java.util.Collection;
 import java.util.Optional;
 

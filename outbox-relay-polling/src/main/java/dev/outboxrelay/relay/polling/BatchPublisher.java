@@ -2,11 +2,11 @@ package dev.outboxrelay.relay.polling;
 
 import static dev.outboxrelay.relay.polling.RelayWorker.safely;
 
+import dev.outboxrelay.core.BatchOutcome;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishException;
 import dev.outboxrelay.core.PublishResult;
-import dev.outboxrelay.core.internal.BatchOutcome;
-import dev.outboxrelay.core.internal.PendingRow;
+import dev.outboxrelay.core.rows.PendingRow;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;

@@ -4,6 +4,7 @@ import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.RelayListener;
+import dev.outboxrelay.relay.state.Retention;
 import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;

@@ -7,7 +7,8 @@ import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
-import dev.outboxrelay.core.internal.OutboxRows;
+import dev.outboxrelay.core.rows.OutboxRows;
+import dev.outboxrelay.relay.state.StateSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -15,22 +16,26 @@ import java.util.Collections;
 import java.util.UUID;
 import javax.sql.DataSource;
 
-/** The relay's SQL for one table and dialect. Every name is a validated, quoted identifier. */
+/**
+ * The polling relay's SQL for one table and dialect; the state tables' names and statements shared
+ * with the CDC relay and the operator come from {@link StateSql}. Every name is a validated, quoted
+ * identifier.
+ */
 final class RelaySql {
+  final StateSql state;
   final SqlDialect dialect;
   final String outbox;
   final String lease;
   final String relay;
-  final String parked;
   private final OutboxTable table;
 
   RelaySql(OutboxTable table, SqlDialect dialect) {
     this.table = table;
     this.dialect = dialect;
-    this.outbox = table.qualifiedName(dialect);
-    this.lease = table.qualifiedCompanion(dialect, "lease");
-    this.relay = table.qualifiedCompanion(dialect, "relay");
-    this.parked = table.qualifiedCompanion(dialect, "parked");
+    this.state = StateSql.of(table, dialect);
+    this.outbox = state.outbox();
+    this.lease = state.lease();
+    this.relay = state.relay();
   }
 
   String col(dev.outboxrelay.core.OutboxColumn c) {
@@ -57,11 +62,8 @@ final class RelaySql {
         + marks(buckets)
         + ")"
         + pending
-        + " AND NOT EXISTS (SELECT 1 FROM "
-        + parked
-        + " p WHERE p.aggregateid = o."
-        + col(AGGREGATE_ID)
-        + ")"
+        + " AND "
+        + state.notParked("o")
         + excluded
         + horizon
         + " ORDER BY o."
@@ -131,24 +133,15 @@ final class RelaySql {
 
   /** Parks a key, only while this relay owns its bucket. */
   String park() {
-    return dialect.insertIgnore(
-        parked,
-        "(aggregateid, message_id, bucket, reason) SELECT ?, ?, ?, ? FROM "
-            + lease
-            + " l WHERE l.bucket = ? AND l.owner = ? AND l.expires_at > "
-            + dialect.now());
+    return state.parkWhileLeased();
   }
 
   String published() {
-    return dialect.quote("published_at");
+    return state.published();
   }
 
   void setId(PreparedStatement ps, int index, UUID id) throws SQLException {
-    if (dialect.nativeUuid()) {
-      ps.setObject(index, id);
-    } else {
-      ps.setString(index, id.toString());
-    }
+    state.setId(ps, index, id);
   }
 
   /**
@@ -164,7 +157,7 @@ final class RelaySql {
 
   /** The value binding an id: a UUID where the column is one, its text otherwise. */
   Object idValue(UUID id) {
-    return dialect.nativeUuid() ? id : id.toString();
+    return state.idValue(id);
   }
 
   static String marks(int n) {

@@ -5,7 +5,8 @@ import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
 import dev.outboxrelay.core.SqlBatch;
 import dev.outboxrelay.core.SqlDialect;
-import dev.outboxrelay.core.internal.PendingRow;
+import dev.outboxrelay.core.rows.PendingRow;
+import dev.outboxrelay.relay.state.StateSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -172,7 +173,7 @@ final class RelayStore {
       ps.setString(1, row.aggregateId());
       sql.setId(ps, 2, row.id());
       ps.setInt(3, row.bucket());
-      ps.setString(4, reason.length() > 2000 ? reason.substring(0, 2000) : reason);
+      ps.setString(4, StateSql.reason(reason));
       ps.setInt(5, row.bucket());
       ps.setString(6, owner);
       return ps.executeUpdate() == 1 || isParked(c, row.aggregateId());
@@ -180,8 +181,7 @@ final class RelayStore {
   }
 
   private boolean isParked(Connection c, String key) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement("SELECT 1 FROM " + sql.parked + " WHERE aggregateid = ?")) {
+    try (PreparedStatement ps = c.prepareStatement(sql.state.isParked())) {
       ps.setString(1, key);
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next();

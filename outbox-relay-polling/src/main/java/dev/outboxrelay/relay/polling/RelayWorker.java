@@ -1,7 +1,7 @@
 package dev.outboxrelay.relay.polling;
 
 import dev.outboxrelay.core.Secrets;
-import dev.outboxrelay.core.internal.PendingRow;
+import dev.outboxrelay.core.rows.PendingRow;
 import io.github.resilience4j.core.IntervalFunction;
 import java.sql.SQLException;
 import java.time.Duration;

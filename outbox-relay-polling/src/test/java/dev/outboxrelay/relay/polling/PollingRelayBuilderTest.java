@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.relay.state.Retention;
 import dev.outboxrelay.testing.InMemoryPublisher;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.outboxrelay.relay.polling;
+package dev.outboxrelay.relay.state;
 
 import java.time.Instant;
 import java.util.UUID;

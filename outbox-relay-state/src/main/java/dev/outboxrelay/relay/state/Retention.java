@@ -1,4 +1,4 @@
-package dev.outboxrelay.relay.polling;
+package dev.outboxrelay.relay.state;
 
 import dev.outboxrelay.core.OutboxConfigException;
 import java.time.Duration;
@@ -33,7 +33,8 @@ public final class Retention {
     return Optional.ofNullable(keepFor);
   }
 
-  boolean keepsRows() {
+  /** Whether published rows are kept (a {@link #keepFor} window), rather than deleted. */
+  public boolean keepsRows() {
     return keepFor != null;
   }
 

@@ -1,10 +1,5 @@
-package dev.outboxrelay.core.internal;
+package dev.outboxrelay.core;
 
-import dev.outboxrelay.core.OutboxMessage;
-import dev.outboxrelay.core.PublishException;
-import dev.outboxrelay.core.PublishResult;
-import dev.outboxrelay.core.Publisher;
-import dev.outboxrelay.core.RetriablePublishException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +11,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A published batch split the way every relay applies it: per key, the acknowledged prefix, then
- * the key's first failure, transient or for good; later messages of a failed key are ignored.
+ * the key's first failure, transient or for good; later messages of a failed key are ignored. Used
+ * by both relays, and by any relay built on the {@link Publisher} SPI. Immutable (the lists are the
+ * caller's; {@link #of} builds new ones).
  */
 public record BatchOutcome(
     List<OutboxMessage> acknowledged,

@@ -1,4 +1,4 @@
-package dev.outboxrelay.core.internal;
+package dev.outboxrelay.core.rows;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

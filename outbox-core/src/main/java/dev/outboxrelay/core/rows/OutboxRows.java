@@ -1,4 +1,4 @@
-package dev.outboxrelay.core.internal;
+package dev.outboxrelay.core.rows;
 
 import static dev.outboxrelay.core.OutboxColumn.AGGREGATE_ID;
 import static dev.outboxrelay.core.OutboxColumn.AGGREGATE_TYPE;
@@ -21,7 +21,11 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-/** Reads outbox rows back into messages; shared by relays and tests. */
+/**
+ * Reads outbox rows back into messages, for any table and dialect: the column list to select and
+ * the mapping of one result-set row. Used by both relays, the operator tools and tests. Stateless,
+ * thread-safe.
+ */
 public final class OutboxRows {
   private static final OutboxColumn[] READ = {
     ID, AGGREGATE_TYPE, AGGREGATE_ID, TYPE, PAYLOAD, HEADERS, TRACEPARENT, SEQUENCE, CREATED_AT

@@ -1,4 +1,4 @@
-package dev.outboxrelay.core.internal;
+package dev.outboxrelay.core.rows;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -11,7 +11,10 @@ import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Encodes user headers as a flat JSON object of strings for the {@code headers} column. */
+/**
+ * Encodes user headers as a flat JSON object of strings for the {@code headers} column: the writer
+ * encodes, the relays decode. Stateless, thread-safe.
+ */
 public final class HeadersJson {
   private static final JsonFactory JSON = new JsonFactory();
 

@@ -1,4 +1,4 @@
-package dev.outboxrelay.core.internal;
+package dev.outboxrelay.core;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -6,7 +6,10 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** The duration spelling of config files: {@code 200ms}, {@code 5s}, {@code 1m}, {@code 2d}. */
+/**
+ * The duration spelling of config files: {@code 200ms}, {@code 5s}, {@code 1m}, {@code 2d}, as read
+ * by {@link Setting} and the daemon's config loader. Stateless, thread-safe.
+ */
 public final class Durations {
   private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
 

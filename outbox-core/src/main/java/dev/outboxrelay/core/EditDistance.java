@@ -1,6 +1,9 @@
-package dev.outboxrelay.core.internal;
+package dev.outboxrelay.core;
 
-/** Levenshtein distance, for "did you mean" hints and for catching misspelled secret keys. */
+/**
+ * Levenshtein distance, for "did you mean" hints and for catching misspelled secret keys ({@link
+ * Secrets}). Stateless, thread-safe.
+ */
 public final class EditDistance {
   private EditDistance() {}
 

@@ -1,4 +1,4 @@
-package dev.outboxrelay.core.internal;
+package dev.outboxrelay.core.rows;
 
 import dev.outboxrelay.core.OutboxMessage;
 import java.sql.ResultSet;

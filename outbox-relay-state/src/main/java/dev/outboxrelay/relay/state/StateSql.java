@@ -1,0 +1,172 @@
+package dev.outboxrelay.relay.state;
+
+import static dev.outboxrelay.core.OutboxColumn.AGGREGATE_ID;
+
+import dev.outboxrelay.core.OutboxColumn;
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.SqlDialect;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The relay-state tables of one outbox table and dialect, and the statements on them that both
+ * relays and {@link OutboxAdmin} run: one declaration, so the polling relay, the CDC relay and the
+ * operator read and write the same rows the same way. Every name is a validated, quoted identifier.
+ *
+ * <ul>
+ *   <li>{@code <table>_parked}: one row per stopped key ({@code aggregateid} primary key, {@code
+ *       message_id}, {@code bucket}, {@code reason} at most {@value #MAX_REASON_LENGTH} characters,
+ *       {@code parked_at} on the database clock). Written by both relays, read by both (a parked
+ *       key's rows are skipped), deleted by the operator.
+ *   <li>{@code <table>_discarded}: messages an operator dropped ({@code message_id} primary key).
+ *   <li>{@code <table>_lease} and {@code <table>_relay}: the polling relay's key-bucket leases and
+ *       heartbeats; the CDC relay has none, {@link OutboxAdmin#leaseOwners} reads them.
+ * </ul>
+ *
+ * <p>The DDL of these tables is part of the table contract installed with the outbox table: the
+ * writer's {@code OutboxSchema.createIfMissing} or its Flyway migrations {@code
+ * db/outbox/<dialect>/V2__polling_relay_state.sql} and {@code V3__discarded.sql} (kept under those
+ * names: a renamed or edited migration fails Flyway's validation of existing schemas). Immutable,
+ * thread-safe.
+ */
+public final class StateSql {
+  /** Longest reason stored for a parked key; longer reasons are cut ({@link #reason}). */
+  public static final int MAX_REASON_LENGTH = 2000;
+
+  /** Companion tables every relay needs: parked keys and discards. */
+  public static final List<String> SHARED_TABLES = List.of("parked", "discarded");
+
+  /** Companion tables only the polling relay needs: leases and heartbeats. */
+  public static final List<String> LEASE_TABLES = List.of("lease", "relay");
+
+  private final OutboxTable table;
+  private final SqlDialect dialect;
+  private final String outbox;
+  private final String parked;
+  private final String discarded;
+  private final String lease;
+  private final String relay;
+
+  private StateSql(OutboxTable table, SqlDialect dialect) {
+    this.table = table;
+    this.dialect = dialect;
+    this.outbox = table.qualifiedName(dialect);
+    this.parked = table.qualifiedCompanion(dialect, "parked");
+    this.discarded = table.qualifiedCompanion(dialect, "discarded");
+    this.lease = table.qualifiedCompanion(dialect, "lease");
+    this.relay = table.qualifiedCompanion(dialect, "relay");
+  }
+
+  /** The state tables of {@code table} in {@code dialect}. */
+  public static StateSql of(OutboxTable table, SqlDialect dialect) {
+    return new StateSql(table, dialect);
+  }
+
+  public OutboxTable table() {
+    return table;
+  }
+
+  public SqlDialect dialect() {
+    return dialect;
+  }
+
+  /** The outbox table's qualified, quoted name. */
+  public String outbox() {
+    return outbox;
+  }
+
+  public String parked() {
+    return parked;
+  }
+
+  public String discarded() {
+    return discarded;
+  }
+
+  public String lease() {
+    return lease;
+  }
+
+  public String relay() {
+    return relay;
+  }
+
+  /** An outbox column's quoted name. */
+  public String col(OutboxColumn c) {
+    return table.quoted(dialect, c);
+  }
+
+  /** The quoted {@code published_at} column (set when rows are kept, {@link Retention}). */
+  public String published() {
+    return dialect.quote("published_at");
+  }
+
+  /**
+   * Parks a key unless it is parked already (the first reason stays). Parameters: aggregateid,
+   * message id ({@link #setId}), bucket, reason ({@link #reason}).
+   */
+  public String park() {
+    return dialect.insertIgnore(
+        parked, "(aggregateid, message_id, bucket, reason) VALUES (?, ?, ?, ?)");
+  }
+
+  /**
+   * As {@link #park}, only while {@code owner} holds the bucket's unexpired lease (database clock):
+   * a relay that lost its lease parks nothing. Parameters: as {@link #park}, then bucket, owner.
+   */
+  public String parkWhileLeased() {
+    return dialect.insertIgnore(
+        parked,
+        "(aggregateid, message_id, bucket, reason) SELECT ?, ?, ?, ? FROM "
+            + lease
+            + " l WHERE l.bucket = ? AND l.owner = ? AND l.expires_at > "
+            + dialect.now());
+  }
+
+  /** One row if the key (parameter 1) is parked. */
+  public String isParked() {
+    return "SELECT 1 FROM " + parked + " WHERE aggregateid = ?";
+  }
+
+  /** Every parked key. */
+  public String parkedKeys() {
+    return "SELECT aggregateid FROM " + parked;
+  }
+
+  /** A condition true when the row aliased {@code alias} belongs to no parked key. */
+  public String notParked(String alias) {
+    return "NOT EXISTS (SELECT 1 FROM "
+        + parked
+        + " p WHERE p.aggregateid = "
+        + alias
+        + "."
+        + col(AGGREGATE_ID)
+        + ")";
+  }
+
+  /** A condition excluding discarded messages, to append to a WHERE clause. */
+  public String andNotDiscarded() {
+    return " AND " + col(OutboxColumn.ID) + " NOT IN (SELECT message_id FROM " + discarded + ")";
+  }
+
+  /** The reason as stored: at most {@value #MAX_REASON_LENGTH} characters. */
+  public static String reason(String reason) {
+    return reason.length() > MAX_REASON_LENGTH ? reason.substring(0, MAX_REASON_LENGTH) : reason;
+  }
+
+  /** The value binding a message id: a UUID where the column is one, its text otherwise. */
+  public Object idValue(UUID id) {
+    return dialect.nativeUuid() ? id : id.toString();
+  }
+
+  /** Binds a message id ({@link #idValue}). */
+  public void setId(PreparedStatement ps, int index, UUID id) throws SQLException {
+    if (dialect.nativeUuid()) {
+      ps.setObject(index, id);
+    } else {
+      ps.setString(index, id.toString());
+    }
+  }
+}
