@@ -5,7 +5,8 @@ import java.util.Locale;
 /**
  * The meters {@link RelayMeters} registers for one relay: one set of names for the daemon and the
  * Spring Boot starter. Every meter is tagged {@code relay} (the relay's name) and {@code mode}
- * ({@code polling} or {@code cdc}); {@link #ERRORS} also {@code kind}.
+ * ({@code polling} or {@code cdc}); {@link #ERRORS} also {@code kind}, {@link #PHASE} also {@code
+ * phase}.
  */
 public enum RelayMeter {
   PUBLISHED(
@@ -33,7 +34,20 @@ public enum RelayMeter {
   RELAY_LAG(
       "outbox.relay.lag.seconds",
       Type.GAUGE,
-      "Row creation to broker acknowledgement of the last published batch");
+      "Row creation to broker acknowledgement of the last published batch"),
+  /**
+   * Tag {@code phase}: one series per {@code RelayState.Phase} in lower case, 1 for the phase the
+   * relay is in and 0 for the others.
+   */
+  PHASE(
+      "outbox.relay.phase",
+      Type.GAUGE,
+      "1 for the relay's current phase (new, starting, active, standby, failed, stopping, stopped),"
+          + " 0 for the others (sampled)"),
+  READY(
+      "outbox.relay.ready",
+      Type.GAUGE,
+      "1 while the relay reports ready (daemon /health/ready, starter health UP), else 0 (sampled)");
 
   /** How the meter is registered. */
   public enum Type {

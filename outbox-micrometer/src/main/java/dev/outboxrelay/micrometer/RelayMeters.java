@@ -3,6 +3,7 @@ package dev.outboxrelay.micrometer;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishException;
 import dev.outboxrelay.core.RelayListener;
+import dev.outboxrelay.core.RelayState;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,6 +13,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -29,7 +31,8 @@ import java.util.function.ToDoubleFunction;
  * <p>Counters and gauges read state held here, so callbacks before {@link #bindTo} are counted and
  * one instance can be bound to several registries; the publish timer records only once bound. The
  * backlog, oldest pending age and parked keys come from the table, which this class does not query:
- * the owner samples them off the scrape thread and calls {@link #sampled}. Thread-safe.
+ * the owner samples them off the scrape thread and calls {@link #sampled}; the relay's phase and
+ * readiness likewise through {@link #sampledState}. Thread-safe.
  */
 public final class RelayMeters implements RelayListener, MeterBinder {
   private final Tags tags;
@@ -43,6 +46,8 @@ public final class RelayMeters implements RelayListener, MeterBinder {
   private final AtomicLong backlog = new AtomicLong();
   private final AtomicLong oldestPendingMillis = new AtomicLong();
   private final AtomicLong parkedKeys = new AtomicLong();
+  private volatile RelayState.Phase phase = RelayState.Phase.NEW;
+  private volatile boolean ready;
   private final CopyOnWriteArrayList<Timer> publishAck = new CopyOnWriteArrayList<>();
   private volatile boolean bound;
 
@@ -84,6 +89,21 @@ public final class RelayMeters implements RelayListener, MeterBinder {
     gauge(registry, RelayMeter.OLDEST_PENDING_AGE, oldestPendingMillis, RelayMeters::seconds);
     gauge(registry, RelayMeter.PARKED_KEYS, parkedKeys, AtomicLong::get);
     gauge(registry, RelayMeter.RELAY_LAG, lagMillis, RelayMeters::seconds);
+    // A state set: one series per phase, so a dashboard or alert selects {phase="active"} and
+    // sums or maxes across instances without decoding a number.
+    for (RelayState.Phase p : RelayState.Phase.values()) {
+      Gauge.builder(RelayMeter.PHASE.meterName(), this, m -> m.phase == p ? 1 : 0)
+          .description(RelayMeter.PHASE.description())
+          .tags(tags)
+          .tag("phase", p.name().toLowerCase(Locale.ROOT))
+          .strongReference(true)
+          .register(registry);
+    }
+    Gauge.builder(RelayMeter.READY.meterName(), this, m -> m.ready ? 1 : 0)
+        .description(RelayMeter.READY.description())
+        .tags(tags)
+        .strongReference(true)
+        .register(registry);
   }
 
   private void counter(MeterRegistry registry, RelayMeter meter, Tags extra, LongAdder count) {
@@ -117,12 +137,22 @@ public final class RelayMeters implements RelayListener, MeterBinder {
     parkedKeys.set(parkedKeyCount);
   }
 
-  /** Messages acknowledged and marked done since this instance was created. */
+  /**
+   * What the owner last read from the relay: its phase ({@code Relay.state().phase()}) and whether
+   * it reports ready (the daemon's {@code /health/ready} for this relay, the starter's health
+   * contributor UP). Until the first call: {@code NEW}, not ready.
+   */
+  public void sampledState(RelayState.Phase current, boolean isReady) {
+    phase = Objects.requireNonNull(current, "current");
+    ready = isReady;
+  }
+
   /** Whether {@link #bindTo} ran: until then nothing exports the sampled gauges. */
   public boolean isBound() {
     return bound;
   }
 
+  /** Messages acknowledged and marked done since this instance was created. */
   public long publishedCount() {
     return published.sum();
   }

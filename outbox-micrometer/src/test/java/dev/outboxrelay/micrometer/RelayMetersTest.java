@@ -3,6 +3,7 @@ package dev.outboxrelay.micrometer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.RelayState;
 import dev.outboxrelay.core.RetriablePublishException;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -34,6 +36,7 @@ class RelayMetersTest {
     meters.onFenced(4);
     meters.onError(new IllegalStateException("db"), Duration.ZERO);
     meters.sampled(12, Duration.ofSeconds(7), 1);
+    meters.sampledState(RelayState.Phase.ACTIVE, true);
   }
 
   @Test
@@ -68,6 +71,25 @@ class RelayMetersTest {
     assertThat(gauge(registry, "outbox.parked.keys")).isEqualTo(1);
     assertThat(gauge(registry, "outbox.relay.lag.seconds")).isBetween(3.0, 60.0);
     assertThat(meters.publishedCount()).isEqualTo(2);
+    assertThat(gauge(registry, "outbox.relay.ready")).isEqualTo(1);
+    for (RelayState.Phase p : RelayState.Phase.values()) {
+      String phase = p.name().toLowerCase(Locale.ROOT);
+      assertThat(registry.get("outbox.relay.phase").tag("phase", phase).gauge().value())
+          .as(phase)
+          .isEqualTo(p == RelayState.Phase.ACTIVE ? 1 : 0);
+    }
+  }
+
+  @Test
+  void beforeTheFirstStateSampleTheRelayIsNewAndNotReady() {
+    MeterRegistry registry = new SimpleMeterRegistry();
+    RelayMeters meters = new RelayMeters("orders", "cdc");
+    meters.bindTo(registry);
+    assertThat(gauge(registry, "outbox.relay.ready")).isZero();
+    assertThat(registry.get("outbox.relay.phase").tag("phase", "new").gauge().value()).isOne();
+    meters.sampledState(RelayState.Phase.STANDBY, true);
+    assertThat(registry.get("outbox.relay.phase").tag("phase", "new").gauge().value()).isZero();
+    assertThat(registry.get("outbox.relay.phase").tag("phase", "standby").gauge().value()).isOne();
   }
 
   @Test

@@ -195,7 +195,8 @@ final class RelayService implements AutoCloseable {
 
   /**
    * Refreshes the table-derived gauges (backlog, oldest pending age, parked keys), the database and
-   * broker health, the CDC role, and logs drain progress. On the sampler thread only.
+   * broker health, the CDC role, then the phase and readiness gauges from all of that, and logs
+   * drain progress. On the sampler thread only.
    */
   void sample() {
     try {
@@ -215,6 +216,7 @@ final class RelayService implements AutoCloseable {
     if (cdcRole != null && relay.state().phase() != RelayState.Phase.NEW) {
       cdcRole.sample();
     }
+    metrics.sampledState(relay.state().phase(), readiness().up());
   }
 
   /** Graceful stop: the batch in flight finishes or is released, leases are released. */

@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
 /**
  * docker-compose.yml, checked without a Docker engine: it parses, has every service the README
  * promises, and each relay service's mounted config plus its {@code OUTBOX_*} environment loads
- * through the daemon's own {@link ConfigLoader}, pointing at services and ports that exist.
+ * through the daemon's own {@link ConfigLoader}, pointing at services and ports that exist;
+ * Prometheus scrapes both relays on their HTTP port and loads the mounted rules, Grafana gets the
+ * Prometheus datasource and the dashboard through its mounted provisioning files.
  */
 class DockerComposeTest {
   private static final Path ROOT = Paths.get("..").toAbsolutePath().normalize();
@@ -43,7 +45,9 @@ class DockerComposeTest {
             "rocketmq-namesrv",
             "rocketmq-broker",
             "relay-polling",
-            "relay-cdc");
+            "relay-cdc",
+            "prometheus",
+            "grafana");
     assertThat(services.at("/postgres/command").toString()).contains("wal_level=logical");
     assertThat(services.at("/mysql/command").toString())
         .contains("--log-bin")
@@ -93,6 +97,58 @@ class DockerComposeTest {
       // The daemon binds 127.0.0.1 by default: a published container port needs 0.0.0.0.
       assertThat(config.http().host()).as(name + " http.host").isEqualTo("0.0.0.0");
     }
+  }
+
+  @Test
+  void prometheusScrapesBothRelaysOnTheirHttpPortAndLoadsTheMountedRules() throws Exception {
+    JsonNode prometheus = yaml(mountSource("prometheus", "/etc/prometheus/prometheus.yml"));
+    List<String> hosts = new ArrayList<>();
+    for (JsonNode job : prometheus.get("scrape_configs")) {
+      assertThat(job.get("job_name").asText()).isEqualTo("outbox-relay");
+      for (JsonNode target : job.at("/static_configs/0/targets")) {
+        URI u = URI.create("http://" + target.asText());
+        hosts.add(u.getHost());
+        assertThat(u.getPort()).as(target.asText()).isEqualTo(configOf(u.getHost()).http().port());
+      }
+    }
+    assertThat(hosts).containsExactlyInAnyOrder("relay-polling", "relay-cdc");
+    for (JsonNode rules : prometheus.get("rule_files")) {
+      assertThat(ROOT.resolve(mountSource("prometheus", rules.asText()))).isRegularFile();
+    }
+  }
+
+  @Test
+  void grafanaGetsThePrometheusDatasourceAndTheDashboard() throws Exception {
+    String provisioning = mountSource("grafana", "/etc/grafana/provisioning");
+    JsonNode source = yaml(provisioning + "/datasources/prometheus.yml").at("/datasources/0");
+    assertPointsAt(source.get("url").asText(), "prometheus");
+    JsonNode provider = yaml(provisioning + "/dashboards/outbox-relay.yml").at("/providers/0");
+    String dashboard =
+        mountSource("grafana", provider.at("/options/path").asText() + "/outbox-relay.json");
+    JsonNode json = new ObjectMapper().readTree(Files.readString(ROOT.resolve(dashboard)));
+    for (JsonNode panel : json.get("panels")) {
+      if (panel.has("targets")) {
+        assertThat(panel.at("/datasource/uid").asText())
+            .as(panel.get("title").asText())
+            .isEqualTo(source.get("uid").asText());
+      }
+    }
+  }
+
+  /** The host path mounted at {@code containerPath} in the service, relative to the root. */
+  private String mountSource(String service, String containerPath) {
+    for (JsonNode v : services.get(service).get("volumes")) {
+      String[] parts = v.asText().split(":");
+      if (parts[1].equals(containerPath)) {
+        assertThat(ROOT.resolve(parts[0])).exists();
+        return parts[0];
+      }
+    }
+    throw new AssertionError(service + " mounts nothing at " + containerPath);
+  }
+
+  private static JsonNode yaml(String path) throws Exception {
+    return new ObjectMapper(new YAMLFactory()).readTree(Files.readString(ROOT.resolve(path)));
   }
 
   private RelayConfig relayOf(String service) throws Exception {

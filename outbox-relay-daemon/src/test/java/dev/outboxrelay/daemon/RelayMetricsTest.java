@@ -35,7 +35,7 @@ class RelayMetricsTest {
     for (Matcher m = HELP.matcher(scrape); m.find(); ) {
       help.put(m.group(1), m.group(2).trim());
     }
-    // The eleven meters of the README, and the timer's _max family.
+    // The thirteen meters of the README, and the timer's _max family.
     assertThat(families)
         .contains(
             "outbox_published_total",
@@ -49,7 +49,9 @@ class RelayMetricsTest {
             "outbox_oldest_pending_age_seconds",
             "outbox_parked_keys",
             "outbox_owned_buckets",
-            "outbox_relay_lag_seconds");
+            "outbox_relay_lag_seconds",
+            "outbox_relay_phase",
+            "outbox_relay_ready");
     for (String family : families) {
       assertThat(help.get(family)).as("HELP of " + family).isNotBlank();
     }

@@ -28,7 +28,8 @@ class OutboxRelayMetricsConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  RelayMetersSampler outboxRelayMetersSampler(RelayMeters meters, OutboxAdmin admin) {
-    return new RelayMetersSampler(meters, admin, RelayMetersSampler.INTERVAL);
+  RelayMetersSampler outboxRelayMetersSampler(
+      RelayMeters meters, OutboxAdmin admin, OutboxRelayLifecycle relay) {
+    return new RelayMetersSampler(meters, admin, relay, RelayMetersSampler.INTERVAL);
   }
 }

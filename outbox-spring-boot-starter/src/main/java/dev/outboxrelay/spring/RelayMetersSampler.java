@@ -1,5 +1,6 @@
 package dev.outboxrelay.spring;
 
+import dev.outboxrelay.core.RelayState;
 import dev.outboxrelay.micrometer.RelayMeters;
 import dev.outboxrelay.relay.state.OutboxAdmin;
 import java.time.Duration;
@@ -12,9 +13,10 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Reads the backlog, the oldest pending age and the parked keys from the table every {@link
- * #INTERVAL} on its own daemon thread and hands them to {@link RelayMeters#sampled}: a scrape never
- * waits on the database (the daemon samples the same way, every 2 s). Runs with the context,
- * whether or not the relay was started.
+ * #INTERVAL} on its own daemon thread and hands them to {@link RelayMeters#sampled}, and the
+ * relay's phase and readiness to {@link RelayMeters#sampledState}: a scrape never waits on the
+ * database (the daemon samples the same way, every 2 s). Runs with the context, whether or not the
+ * relay was started.
  */
 final class RelayMetersSampler implements SmartLifecycle {
   /** Ten seconds: each instance of the application samples the same table. */
@@ -23,12 +25,15 @@ final class RelayMetersSampler implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(RelayMetersSampler.class);
   private final RelayMeters meters;
   private final OutboxAdmin admin;
+  private final OutboxRelayLifecycle relay;
   private final Duration interval;
   private ScheduledExecutorService executor;
 
-  RelayMetersSampler(RelayMeters meters, OutboxAdmin admin, Duration interval) {
+  RelayMetersSampler(
+      RelayMeters meters, OutboxAdmin admin, OutboxRelayLifecycle relay, Duration interval) {
     this.meters = meters;
     this.admin = admin;
+    this.relay = relay;
     this.interval = interval;
   }
 
@@ -37,14 +42,20 @@ final class RelayMetersSampler implements SmartLifecycle {
     if (!meters.isBound()) {
       return; // Micrometer on the classpath but no registry: nobody reads these gauges
     }
+    boolean tableRead = false;
     try {
       meters.sampled(
           admin.pendingCount(),
           admin.oldestPendingAge().orElse(Duration.ZERO),
           admin.parked().size());
+      tableRead = true;
     } catch (RuntimeException e) {
       log.debug("Sampling the outbox table for the meters failed: {}", e.toString());
     }
+    // Ready as OutboxHealthIndicator says UP: the relay alive and its table readable.
+    meters.sampledState(
+        relay.state().map(RelayState::phase).orElse(RelayState.Phase.NEW),
+        tableRead && relay.isAlive());
   }
 
   @Override

@@ -1,0 +1,134 @@
+package dev.outboxrelay.daemon.monitoring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.servers.DaemonProcess;
+import dev.outboxrelay.servers.KafkaServer;
+import dev.outboxrelay.servers.PostgresServer;
+import dev.outboxrelay.writer.Outbox;
+import dev.outboxrelay.writer.OutboxSchema;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The dashboard and the alert rules against the real thing: the daemon jar runs a polling relay and
+ * a CDC relay on a real PostgreSQL and Kafka, relays a message each, and every metric, label and
+ * literal label value used by a dashboard query or an alert rule must be on its {@code /metrics}. A
+ * meter renamed in code fails here.
+ */
+class DashboardMetricsIT {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @TempDir Path dir;
+
+  @Test
+  void everyMetricAndLabelOfTheDashboardAndTheRulesIsOnTheDaemonsMetrics() throws Exception {
+    PostgresServer pg = PostgresServer.shared();
+    KafkaServer kafka = KafkaServer.shared();
+    String database = pg.createDatabase();
+    kafka.createTopic("outbox.event.order", 1);
+    try (HikariDataSource app = pg.dataSource(database, 2)) {
+      try (Connection c = app.getConnection()) {
+        OutboxSchema.createIfMissing(c, OutboxTable.defaults());
+      }
+      try (DaemonProcess daemon = DaemonProcess.run(config(pg, database, kafka), Map.of())) {
+        save(app, "outbox");
+        save(app, "payments_outbox");
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .untilAsserted(
+                () ->
+                    assertThat(get(daemon, "/metrics"))
+                        .contains("outbox_published_total{mode=\"polling\",relay=\"orders\"} 1.0")
+                        .contains("outbox_published_total{mode=\"cdc\",relay=\"payments\"} 1.0")
+                        .contains("outbox_relay_ready{mode=\"cdc\",relay=\"payments\"} 1.0")
+                        .contains(
+                            "outbox_relay_phase{mode=\"cdc\",phase=\"active\",relay=\"payments\"}"
+                                + " 1.0")
+                        .contains("outbox_relay_ready{mode=\"polling\",relay=\"orders\"} 1.0"));
+        Scrape scrape = Scrape.parse(get(daemon, "/metrics"));
+        assertThat(MetricCheck.problems(MonitoringFiles.dashboardQueries(), scrape))
+            .as("dashboard queries missing from the daemon's /metrics")
+            .isEmpty();
+        assertThat(MetricCheck.problems(MonitoringFiles.ruleQueries(), scrape))
+            .as("alert rules missing from the daemon's /metrics")
+            .isEmpty();
+        assertThat(scrape.labels("outbox_publish_ack_seconds").get("quantile"))
+            .contains("0.5", "0.99");
+      }
+    }
+  }
+
+  private Path config(PostgresServer pg, String database, KafkaServer kafka) throws Exception {
+    Path config = dir.resolve("relay.yaml");
+    String db =
+        "    database: {url: '"
+            + pg.jdbcUrl(database)
+            + "', username: "
+            + pg.user()
+            + ", password: unused-with-trust}";
+    String publisher =
+        "    publisher: {type: kafka, settings: {bootstrap.servers: '"
+            + kafka.bootstrapServers()
+            + "'}}";
+    Files.writeString(
+        config,
+        String.join(
+            "\n",
+            "http: {host: 127.0.0.1, port: 0}",
+            "relays:",
+            "  - name: orders",
+            "    mode: polling",
+            "    poll-interval: 100ms",
+            db,
+            publisher,
+            "  - name: payments",
+            "    mode: cdc",
+            "    table: payments_outbox",
+            "    create-schema: true",
+            db,
+            publisher,
+            ""));
+    return config;
+  }
+
+  private static void save(HikariDataSource app, String table) throws Exception {
+    try (Connection c = app.getConnection()) {
+      c.setAutoCommit(false);
+      Outbox.builder()
+          .table(OutboxTable.builder().name(table).build())
+          .build()
+          .save(
+              c,
+              OutboxMessage.builder()
+                  .aggregateType("order")
+                  .aggregateId("o-" + table)
+                  .type("OrderPlaced")
+                  .payload("{}")
+                  .build());
+      c.commit();
+    }
+  }
+
+  private static String get(DaemonProcess d, String path) throws Exception {
+    HttpResponse<String> r =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create("http://" + d.httpAddress() + path)).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(path).isEqualTo(200);
+    return r.body();
+  }
+}
