@@ -213,6 +213,16 @@ final class MarkdownReport {
                       s.ratioTo(drain.get()),
                       1.0,
                       "×"));
+      stats("dedup.kafka.batch-insert-jdbc." + db)
+          .ifPresent(
+              s ->
+                  target(
+                      "dedup consumer batch + the same INSERTs as one JDBC batch (batchHandler) "
+                          + name
+                          + " ≥ 1.0 × polling drain",
+                      s.ratioTo(drain.get()),
+                      1.0,
+                      "×"));
       stats("dedup.kafka.batch-insert-c3." + db)
           .ifPresent(
               s ->
