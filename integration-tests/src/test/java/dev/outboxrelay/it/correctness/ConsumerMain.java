@@ -9,10 +9,10 @@ import dev.outboxrelay.dedup.Outcome;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * A dedup consumer (batch mode, {@link Consumers#kafka}) in its own JVM, to be killed with SIGKILL
- * between its database commit and its offset commit. Arguments: bootstrap servers, topic, JDBC URL,
- * user, password, and optionally {@code N}: halt the JVM (no shutdown hooks, like SIGKILL) right
- * after the N-th database commit, before that message's offset can be committed.
+ * A dedup consumer (batch mode, two lanes, {@link Consumers#kafka}) in its own JVM, to be killed
+ * with SIGKILL between its database commit and its offset commit. Arguments: bootstrap servers,
+ * topic, JDBC URL, user, password, and optionally {@code N}: halt the JVM (no shutdown hooks, like
+ * SIGKILL) right after the N-th database commit, before that message's offset can be committed.
  */
 public final class ConsumerMain {
   private ConsumerMain() {}
@@ -22,7 +22,7 @@ public final class ConsumerMain {
     hc.setJdbcUrl(args[2]);
     hc.setUsername(args[3]);
     hc.setPassword(args[4]);
-    hc.setMaximumPoolSize(2);
+    hc.setMaximumPoolSize(3);
     HikariDataSource ds = new HikariDataSource(hc);
     HandlerFaults faults =
         new HandlerFaults(new Outcomes(args.length > 5 ? Integer.parseInt(args[5]) : 0));
@@ -32,7 +32,8 @@ public final class ConsumerMain {
             faults,
             args[0],
             args[1],
-            "consumer-" + ProcessHandle.current().pid());
+            "consumer-" + ProcessHandle.current().pid(),
+            2);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(

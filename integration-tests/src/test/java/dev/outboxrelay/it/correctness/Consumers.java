@@ -47,10 +47,16 @@ final class Consumers {
   /**
    * A Kafka consumer loop of the group in batch mode (the default: one transaction per polled batch
    * of a partition, up to 500 records); offsets are committed only after the database commit, and
-   * after a failure only up to the committed prefix (the failed record is sought back to).
+   * after a failure only up to the committed prefix (the failed record is sought back to). With
+   * {@code concurrency} > 1 its partitions run in lanes on worker threads.
    */
   static DedupKafkaConsumer<String, byte[]> kafka(
-      Dedup dedup, HandlerFaults faults, String bootstrap, String topic, String name) {
+      Dedup dedup,
+      HandlerFaults faults,
+      String bootstrap,
+      String topic,
+      String name,
+      int concurrency) {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
     p.put("group.id", GROUP);
@@ -70,6 +76,7 @@ final class Consumers {
         .consumerProperties(p)
         .deserializers(new StringDeserializer(), new ByteArrayDeserializer())
         .name(name)
+        .concurrency(concurrency)
         .failureBackoff(Duration.ofMillis(100), Duration.ofSeconds(2))
         .batchHandler(faults.handler(KafkaDedup::identity))
         .build()

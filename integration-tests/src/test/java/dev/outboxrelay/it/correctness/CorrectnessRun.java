@@ -157,7 +157,10 @@ final class CorrectnessRun implements AutoCloseable {
     return started;
   }
 
-  /** Starts {@code n} in-JVM dedup consumers of one group (Kafka) or one orderly consumer. */
+  /**
+   * Starts {@code n} in-JVM dedup consumers of one group (Kafka; the odd ones with {@code
+   * concurrency(2)}) or one orderly consumer.
+   */
   void consumers(int n) throws Exception {
     consumers = true;
     inJvmConsumers = true;
@@ -165,7 +168,9 @@ final class CorrectnessRun implements AutoCloseable {
     if (kafka != null) {
       for (int i = 0; i < n; i++) {
         closeables.add(
-            Consumers.kafka(dedup, handlerFaults, kafka.bootstrapServers(), topic, "c" + i));
+            // Every other consumer runs its partitions in two lanes: both loops in one group.
+            Consumers.kafka(
+                dedup, handlerFaults, kafka.bootstrapServers(), topic, "c" + i, 1 + i % 2));
       }
     } else {
       var consumer = Consumers.rocketMq(dedup, handlerFaults, rocketMq.nameServerAddress(), topic);
