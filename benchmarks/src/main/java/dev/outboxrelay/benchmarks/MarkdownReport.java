@@ -5,15 +5,20 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** Renders a {@link Report} as markdown tables: throughput with ratios, peers, latency, sweeps. */
+/**
+ * Renders a {@link Report} as markdown: the charts (PNG files beside it), then tables: throughput
+ * with ratios, peers, latency, sweeps.
+ */
 final class MarkdownReport {
   static final String K = "kafka.raw";
   private static final String[] DBS = {"postgresql", "mariadb"};
   private final Report report;
+  private final List<ChartFiles.Chart> charts;
   private final StringBuilder out = new StringBuilder();
 
-  MarkdownReport(Report report) {
+  MarkdownReport(Report report, List<ChartFiles.Chart> charts) {
     this.report = report;
+    this.charts = List.copyOf(charts);
   }
 
   String render() {
@@ -22,6 +27,11 @@ final class MarkdownReport {
       out.append("- ").append(f.getKey()).append(": ").append(f.getValue()).append('\n');
     }
     out.append("\nEach figure: median of the runs, with min–max. ×K = ratio to raw Kafka.\n");
+    if (!charts.isEmpty()) {
+      section("Charts");
+      charts.forEach(
+          c -> out.append("![").append(c.title()).append("](").append(c.file()).append(")\n\n"));
+    }
     throughput();
     peers();
     latency();

@@ -55,10 +55,15 @@ public final class Report {
     return List.copyOf(notes);
   }
 
-  /** Writes {@code benchmark-report.md} and {@code benchmark-report.json} into the directory. */
+  /**
+   * Writes {@code benchmark-report.md}, {@code benchmark-report.json} and the charts the markdown
+   * embeds ({@code *.png}, see {@link ChartFiles}) into the directory.
+   */
   public void write(Path dir) throws IOException {
     Files.createDirectories(dir);
-    Files.writeString(dir.resolve("benchmark-report.md"), new MarkdownReport(this).render());
+    List<ChartFiles.Chart> charts = ChartFiles.write(ChartFiles.points(this), dir);
+    Files.writeString(
+        dir.resolve("benchmark-report.md"), new MarkdownReport(this, charts).render());
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("facts", facts());
     json.put("load", loads());
