@@ -64,10 +64,12 @@ public final class StateSql {
     return new StateSql(table, dialect);
   }
 
+  /** The outbox table these statements are for. */
   public OutboxTable table() {
     return table;
   }
 
+  /** The dialect the statements are written in. */
   public SqlDialect dialect() {
     return dialect;
   }
@@ -77,18 +79,22 @@ public final class StateSql {
     return outbox;
   }
 
+  /** {@code <table>_parked}, qualified and quoted. */
   public String parked() {
     return parked;
   }
 
+  /** {@code <table>_discarded}, qualified and quoted. */
   public String discarded() {
     return discarded;
   }
 
+  /** {@code <table>_lease} (the polling relay's key-bucket leases), qualified and quoted. */
   public String lease() {
     return lease;
   }
 
+  /** {@code <table>_relay} (the polling relays' heartbeats), qualified and quoted. */
   public String relay() {
     return relay;
   }
