@@ -1,6 +1,7 @@
 package dev.outboxrelay.core;
 
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Creates a {@link Publisher} by name from settings. Implementations are listed in {@code
@@ -19,4 +20,30 @@ public interface PublisherFactory {
    * @throws OutboxConfigException naming an invalid setting
    */
   Publisher create(Map<String, String> settings);
+
+  /**
+   * The largest request the publisher's client sends with these settings, and the setting that
+   * raises it; empty when the publisher has no such limit or the value is not a number (then {@link
+   * #create} names it). A writer whose payload limit does not fit it would save messages that can
+   * never be published: the Spring starter refuses that combination at startup.
+   */
+  default Optional<RequestLimit> requestLimit(Map<String, String> settings) {
+    return Optional.empty();
+  }
+
+  /** A client's request size limit: {@code bytes}, set by the publisher setting {@code key}. */
+  record RequestLimit(String key, long bytes) {}
+
+  /**
+   * The factory named {@code name} on the class path of {@code loader} ({@link
+   * java.util.ServiceLoader}), if any.
+   */
+  static Optional<PublisherFactory> find(String name, ClassLoader loader) {
+    for (PublisherFactory f : java.util.ServiceLoader.load(PublisherFactory.class, loader)) {
+      if (f.name().equals(name)) {
+        return Optional.of(f);
+      }
+    }
+    return Optional.empty();
+  }
 }

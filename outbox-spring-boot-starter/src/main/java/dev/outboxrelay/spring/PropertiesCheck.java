@@ -2,23 +2,19 @@ package dev.outboxrelay.spring;
 
 import dev.outboxrelay.core.MessageLimits;
 import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.core.PublisherFactory;
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.Setting;
 import dev.outboxrelay.core.SqlIdentifier;
 import dev.outboxrelay.relay.cdc.CdcSettings;
 import dev.outboxrelay.relay.polling.PollingSettings;
 import java.time.Duration;
+import java.util.Optional;
 import org.springframework.util.ClassUtils;
 import org.springframework.validation.Errors;
 
 /** The rules of {@link OutboxProperties}; each error names the property key and its value. */
 final class PropertiesCheck {
-  /** Kafka producer's default {@code max.request.size}. */
-  private static final long KAFKA_DEFAULT_REQUEST = 1024 * 1024;
-
-  /** RocketMQ producer's default {@code maxMessageSize}. */
-  private static final long ROCKETMQ_DEFAULT_MESSAGE = 4 * 1024 * 1024;
-
   private PropertiesCheck() {}
 
   static void validate(OutboxProperties p, Errors errors) {
@@ -81,19 +77,18 @@ final class PropertiesCheck {
    */
   private static void requestLimit(OutboxProperties p, Errors errors) {
     String type = p.getPublisher().getType();
-    String key = "kafka".equals(type) ? "max.request.size" : "maxMessageSize";
-    long limit = "kafka".equals(type) ? KAFKA_DEFAULT_REQUEST : ROCKETMQ_DEFAULT_MESSAGE;
-    if (!"kafka".equals(type) && !"rocketmq".equals(type)) {
+    if (type == null || type.isBlank()) {
       return;
     }
-    String configured = p.getPublisher().getSettings().get(key);
-    if (configured != null) {
-      try {
-        limit = Long.parseLong(configured.trim());
-      } catch (NumberFormatException e) {
-        return; // the client refuses the value itself, naming the setting
-      }
+    // The publisher's own declaration of its limit, when its jar is here (the relay needs it).
+    Optional<PublisherFactory.RequestLimit> found =
+        PublisherFactory.find(type, PropertiesCheck.class.getClassLoader())
+            .flatMap(f -> f.requestLimit(p.getPublisher().getSettings()));
+    if (found.isEmpty()) {
+      return;
     }
+    String key = found.get().key();
+    long limit = found.get().bytes();
     long needed = (long) p.getWriter().getMaxPayloadBytes() + MessageLimits.ENVELOPE_BYTES;
     if (limit < needed) {
       reject(

@@ -4,6 +4,8 @@ import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.PublisherFactory;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * {@code kafka}: the settings of {@link KafkaSettings} ({@code topic-template}); every other
@@ -26,5 +28,21 @@ public final class KafkaPublisherFactory implements PublisherFactory {
         .producerProperties(producer)
         .topicTemplate(KafkaSettings.topics(template))
         .build();
+  }
+
+  /** {@code max.request.size}, else the producer's own default (from Kafka's config definition). */
+  @Override
+  public Optional<RequestLimit> requestLimit(Map<String, String> settings) {
+    String key = ProducerConfig.MAX_REQUEST_SIZE_CONFIG;
+    String configured = settings.get(key);
+    try {
+      long bytes =
+          configured != null
+              ? Long.parseLong(configured.trim())
+              : ((Number) ProducerConfig.configDef().defaultValues().get(key)).longValue();
+      return Optional.of(new RequestLimit(key, bytes));
+    } catch (NumberFormatException e) {
+      return Optional.empty(); // the producer refuses it, naming the setting
+    }
   }
 }

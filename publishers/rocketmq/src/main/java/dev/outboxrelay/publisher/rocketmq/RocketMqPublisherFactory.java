@@ -6,6 +6,7 @@ import dev.outboxrelay.core.TopicTemplate;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -31,9 +32,31 @@ public final class RocketMqPublisherFactory implements PublisherFactory {
   /** The key of {@link RocketMqSettings#ACCEPT_SEND_STATUSES}. */
   public static final String ACCEPT_SEND_STATUSES = RocketMqSettings.ACCEPT_SEND_STATUSES.key();
 
+  /** The producer setting that bounds a message's size. */
+  public static final String MAX_MESSAGE_SIZE = "maxMessageSize";
+
+  /**
+   * The RocketMQ producer's default {@code maxMessageSize}, 4 MiB ({@code
+   * RocketMqPublisherFactoryTest} compares it with the client's).
+   */
+  static final int DEFAULT_MAX_MESSAGE_SIZE = 4 * 1024 * 1024;
+
   @Override
   public String name() {
     return "rocketmq";
+  }
+
+  /** {@code maxMessageSize}, else the producer's default. */
+  @Override
+  public Optional<RequestLimit> requestLimit(Map<String, String> settings) {
+    String configured = settings.get(MAX_MESSAGE_SIZE);
+    try {
+      long bytes =
+          configured != null ? Long.parseLong(configured.trim()) : DEFAULT_MAX_MESSAGE_SIZE;
+      return Optional.of(new RequestLimit(MAX_MESSAGE_SIZE, bytes));
+    } catch (NumberFormatException e) {
+      return Optional.empty(); // the producer refuses it, naming the setting
+    }
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.PublisherFactory;
 import java.util.Map;
 import java.util.ServiceLoader;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.junit.jupiter.api.Test;
 
 class RocketMqPublisherFactoryTest {
@@ -29,5 +30,18 @@ class RocketMqPublisherFactoryTest {
         .hasMessageStartingWith("accept-send-statuses must list SendStatus names");
     assertThatThrownBy(() -> f.create(Map.of("producerGroup", "g")))
         .hasMessage("namesrvAddr must be set, but was null");
+  }
+
+  @Test
+  void requestLimitIsMaxMessageSizeOrTheClientsDefault() {
+    RocketMqPublisherFactory f = new RocketMqPublisherFactory();
+    assertThat(new DefaultMQProducer().getMaxMessageSize())
+        .isEqualTo(RocketMqPublisherFactory.DEFAULT_MAX_MESSAGE_SIZE);
+    assertThat(f.requestLimit(Map.of()))
+        .contains(new PublisherFactory.RequestLimit("maxMessageSize", 4L * 1024 * 1024));
+    assertThat(f.requestLimit(Map.of("maxMessageSize", " 65536 ")))
+        .contains(new PublisherFactory.RequestLimit("maxMessageSize", 65536));
+    assertThat(f.requestLimit(Map.of("maxMessageSize", "big"))).isEmpty();
+    assertThat(PublisherFactory.find("rocketmq", getClass().getClassLoader())).isPresent();
   }
 }
