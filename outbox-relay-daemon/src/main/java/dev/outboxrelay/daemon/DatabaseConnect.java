@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Opens a relay's pool, waiting for a database that is down or still starting (SQLState class 08,
  * {@code 57P03}, connection refused) with a doubling backoff up to a deadline. Refused credentials
- * (SQLState class 28) fail at once as an authentication failure; any other refusal (a database that
- * does not exist, a bad URL option) is a configuration error.
+ * (SQLState class 28, or a password the server asks for and the config does not set) fail at once
+ * as an authentication failure, naming {@code database.password} when it is not set; any other
+ * refusal (a database that does not exist, a bad URL option) is a configuration error.
  */
 final class DatabaseConnect {
   private static final Logger log = LoggerFactory.getLogger(DatabaseConnect.class);
@@ -44,7 +45,7 @@ final class DatabaseConnect {
         SQLException sql = cause(e, SQLException.class);
         String state = sql == null ? null : sql.getSQLState();
         String reason = Secrets.maskText(Wiring.rootMessage(e));
-        if (state != null && state.startsWith("28")) {
+        if (refusedCredentials(state, relay)) {
           throw new StartupFailure(
               Kind.AUTHENTICATION,
               where
@@ -52,7 +53,11 @@ final class DatabaseConnect {
                   + relay.database().username()
                   + "' (SQLState "
                   + state
-                  + "): "
+                  + ")"
+                  + (hasPassword(relay)
+                      ? ""
+                      : "; relays[" + index + "].database.password is not set")
+                  + ": "
                   + reason);
         }
         if (!isTransient(state, e)) {
@@ -91,6 +96,20 @@ final class DatabaseConnect {
     hc.setMaximumPoolSize(db.poolSize());
     hc.setConnectionTimeout(10_000);
     return hc;
+  }
+
+  /**
+   * Class 28; or, without a password, PostgreSQL's {@code 08004} "the server requested
+   * password-based authentication, but no password was provided" (a rejection, not an outage).
+   */
+  private static boolean refusedCredentials(String state, RelayConfig relay) {
+    return state != null
+        && (state.startsWith("28") || (state.equals("08004") && !hasPassword(relay)));
+  }
+
+  private static boolean hasPassword(RelayConfig relay) {
+    String p = relay.database().password();
+    return p != null && !p.isEmpty();
   }
 
   /** Down, starting up, shutting down or out of connections: worth another attempt. */

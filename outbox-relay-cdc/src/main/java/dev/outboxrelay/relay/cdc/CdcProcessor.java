@@ -38,6 +38,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private final Publishing publishing;
   private final ReentrantLock lock = new ReentrantLock();
   private volatile boolean running = true;
+  private volatile boolean batchSinceStart; // the engine (re)started runs: it delivered a batch
   private final StopDrain stopDrain;
   private CatchUp catchUp = new CatchUp();
   private final CountDownLatch established = new CountDownLatch(1);
@@ -58,6 +59,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       List<RecordChangeEvent<SourceRecord>> records,
       DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
       throws InterruptedException {
+    batchSinceStart = true;
     if (!running) {
       stopDrain.onBatch(records.size()); // not published, position not stored: see StopDrain
       return;
@@ -316,6 +318,14 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     return established.getCount() == 0;
   }
 
+  /**
+   * Whether the engine delivered a batch since it was last (re)started (heartbeats bring one within
+   * a second); any thread.
+   */
+  boolean running() {
+    return batchSinceStart;
+  }
+
   /** Keys backing off after a transient failure; any thread. */
   int retryingKeys() {
     return holds.retrying();
@@ -352,6 +362,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
 
   /** A (re)started engine streams from the stored position: catch up with the table again. */
   void restarted() {
+    batchSinceStart = false;
     lock.lock();
     try {
       catchUp = new CatchUp();

@@ -77,6 +77,7 @@ public final class CdcRelay implements Relay {
    * about a minute), and rows still pending in the table are published before the stream's.
    *
    * @throws CdcPositionLostException if the stored position can no longer be read
+   * @throws CdcStartException if the engine failed before its position was established
    * @throws IllegalStateException if already started (and not failed to start) or closed
    */
   @Override
@@ -120,6 +121,8 @@ public final class CdcRelay implements Relay {
       Thread.currentThread().interrupt();
     } catch (CdcPositionLostException e) {
       // already logged; the standby does not take over a source whose position is gone
+    } catch (CdcStartException e) {
+      log.error("{}", e.getMessage());
     } catch (OutboxDatabaseException e) {
       log.error("{} - standby could not take over: {}", config.name(), e.toString());
     }
@@ -168,30 +171,49 @@ public final class CdcRelay implements Relay {
     startEngine();
     maintenance = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "-maintenance"));
     maintenance.scheduleWithFixedDelay(this::maintain, 200, 200, TimeUnit.MILLISECONDS);
-    awaitEstablished();
+    if (!awaitEstablished()) {
+      return;
+    }
     log.info("{} - streaming {} from {}", config.name(), config.table(), config.source().dialect());
+  }
+
+  /**
+   * The engine failed before its first position was established: a setting or privilege Debezium
+   * refuses, not an outage (the source lock and the position check just reached the database). The
+   * relay stops and {@link #start()} throws, so that no caller reports it running.
+   */
+  private void failedToStart() {
+    String why = engineFailure;
+    failure = "the CDC engine failed at start: " + why;
+    shutdown(false);
+    throw new CdcStartException(config.name() + " - " + failure);
   }
 
   /**
    * Returns once the stream's position is established, so that every row committed after {@link
    * #start()} returns reaches the relay through the stream, in commit order (rows committed before
    * a first start can only be ordered by their sequence). Gives up waiting, with a warning, after
-   * {@link #ESTABLISH_WAIT} or when the engine failed; the relay goes on establishing in the
-   * background.
+   * {@link #ESTABLISH_WAIT}, the relay going on establishing in the background (false); throws
+   * {@link CdcStartException} when the engine failed first.
    */
-  private void awaitEstablished() {
+  private boolean awaitEstablished() {
     long deadline = System.nanoTime() + ESTABLISH_WAIT.toNanos();
     try {
       while (!processor.awaitEstablished(100)) {
-        if (engineFailed || stopped || System.nanoTime() - deadline > 0) {
+        if (engineFailed && !stopped) {
+          failedToStart();
+        }
+        if (stopped || System.nanoTime() - deadline > 0) {
           log.warn(
               "{} - stream position not established yet; going on in the background",
               config.name());
-          return;
+          return false;
         }
       }
+      return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return false;
     }
   }
 
@@ -208,17 +230,27 @@ public final class CdcRelay implements Relay {
                     restartAt =
                         System.nanoTime()
                             + Duration.ofMillis(config.backoff().apply(++failures)).toNanos();
+                    // Not the exception itself: Debezium's messages can hold every setting,
+                    // database.password included (JdbcOffsetBackingStore.configure).
                     log.error(
-                        "{} - engine failed (restart #{} soon): {}",
+                        "{} - engine failed (restart #{} soon): {}{}",
                         config.name(),
                         failures,
-                        message,
-                        error);
+                        engineFailure,
+                        causes(error));
                     engineFailed = true;
                   }
                 })
             .build();
     engineThread.execute(engine);
+  }
+
+  private static String causes(Throwable error) {
+    StringBuilder b = new StringBuilder();
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      b.append("\n  caused by ").append(Secrets.maskText(t.toString()));
+    }
+    return b.toString();
   }
 
   /** Restarts a failed engine (database restarted, network blip) after a backoff. */

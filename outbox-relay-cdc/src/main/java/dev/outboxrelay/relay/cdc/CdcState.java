@@ -38,6 +38,10 @@ final class CdcState {
     if (!p.established()) {
       return state(Phase.STARTING, "establishing the stream position", retrying, parked);
     }
+    if (!p.running()) {
+      // Restarted after a failure: not ACTIVE until the engine proves it runs again.
+      return state(Phase.STARTING, "restarting the engine", retrying, parked);
+    }
     return state(Phase.ACTIVE, "", retrying, parked);
   }
 

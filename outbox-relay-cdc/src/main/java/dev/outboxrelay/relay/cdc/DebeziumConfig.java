@@ -79,10 +79,14 @@ final class DebeziumConfig {
             + " PRIMARY KEY (id, history_data_seq))");
   }
 
+  /** Without a password, through {@link PasswordlessDriver}: Debezium's stores insist on one. */
   private static void jdbc(Properties p, String prefix, CdcRelayConfig c) {
-    p.setProperty(prefix + "jdbc.connection.url", c.jdbcUrl());
+    boolean none = c.password().isEmpty();
+    p.setProperty(
+        prefix + "jdbc.connection.url", none ? PasswordlessDriver.wrap(c.jdbcUrl()) : c.jdbcUrl());
     p.setProperty(prefix + "jdbc.connection.user", c.user());
-    p.setProperty(prefix + "jdbc.connection.password", c.password());
+    p.setProperty(
+        prefix + "jdbc.connection.password", none ? PasswordlessDriver.PLACEHOLDER : c.password());
   }
 
   private static String unquoted(CdcRelayConfig c, String suffix) {

@@ -87,7 +87,7 @@ public final class KafkaPublisherBuilder {
     require(
         p,
         ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
-        v -> v.matches("[1-5]"),
+        v -> v.matches("0*[1-5]"),
         "must be between 1 and 5 for the idempotent producer");
     return p;
   }

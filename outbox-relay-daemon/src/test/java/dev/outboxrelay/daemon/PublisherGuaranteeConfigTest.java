@@ -1,0 +1,48 @@
+package dev.outboxrelay.daemon;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.outboxrelay.daemon.config.ConfigLoader;
+import dev.outboxrelay.daemon.config.DaemonConfig;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A Kafka setting that breaks the publisher's promise, from the config file or an {@code OUTBOX_*}
+ * override, stops the start as an invalid configuration (exit 2) naming the daemon's key and the
+ * value: the path {@link RelayService#create} takes before any relay runs. No broker is needed.
+ */
+class PublisherGuaranteeConfigTest {
+  private static final String YAML =
+      """
+      relays:
+        - name: orders
+          database: {url: 'jdbc:postgresql://127.0.0.1:5432/app', username: app}
+          publisher:
+            type: kafka
+            settings:
+              bootstrap.servers: 127.0.0.1:1
+              acks: 1
+      """;
+
+  @Test
+  void acksFromTheFileIsRefusedWithTheDaemonsKey() {
+    DaemonConfig c = ConfigLoader.parse(YAML, Map.of());
+    assertThatThrownBy(() -> Wiring.publisher(c.relays().get(0), 0))
+        .isInstanceOf(ConfigError.class)
+        .hasMessageStartingWith("relays[0].publisher.settings.acks must be all")
+        .hasMessageEndingWith(", but was '1'");
+  }
+
+  @Test
+  void anEnvironmentOverrideIsRefusedWithTheDaemonsKey() {
+    DaemonConfig c =
+        ConfigLoader.parse(
+            YAML.replace("acks: 1", "acks: all"),
+            Map.of("OUTBOX_RELAYS_0_PUBLISHER_SETTINGS_ENABLE_IDEMPOTENCE", "false"));
+    assertThatThrownBy(() -> Wiring.publisher(c.relays().get(0), 0))
+        .isInstanceOf(ConfigError.class)
+        .hasMessageStartingWith("relays[0].publisher.settings.enable.idempotence must be true")
+        .hasMessageEndingWith(", but was 'false'");
+  }
+}
