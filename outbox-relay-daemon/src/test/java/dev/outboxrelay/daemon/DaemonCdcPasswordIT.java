@@ -61,7 +61,7 @@ class DaemonCdcPasswordIT {
         .contains("relays[0].database.password is not set")
         .contains("refused user 'outbox'")
         .doesNotContain("outbox-relay-daemon ready")
-        .doesNotContain("Relay payments started");
+        .doesNotContain("Relay passwordless started");
   }
 
   @Test
@@ -78,7 +78,7 @@ class DaemonCdcPasswordIT {
             CLI);
     assertThat(r.exitCode()).as(r.output()).isEqualTo(1);
     assertThat(r.output())
-        .contains("payments - the CDC engine failed at start: ")
+        .contains("passwordless - the CDC engine failed at start: ")
         .doesNotContain("outbox-relay-daemon ready")
         .doesNotContain("streaming outbox")
         .doesNotContain("canary-cdc-4411");
@@ -130,7 +130,9 @@ class DaemonCdcPasswordIT {
             "\n",
             "http: {host: 127.0.0.1, port: 0}",
             "relays:",
-            "  - name: payments",
+            // PostgreSQL's replication slots are cluster-wide and named after the relay: every IT
+            // on the shared server names its CDC relay apart, or its slot is another database's.
+            "  - name: passwordless",
             "    mode: cdc",
             "    create-schema: true",
             "    database:",

@@ -39,7 +39,8 @@ class DashboardMetricsIT {
     PostgresServer pg = PostgresServer.shared();
     KafkaServer kafka = KafkaServer.shared();
     String database = pg.createDatabase();
-    kafka.createTopic("outbox.event.order", 1);
+    // Its own topic: the ITs share the broker, and DaemonProcessIT reads outbox.event.order whole.
+    kafka.createTopic("outbox.event.dashboard", 1);
     try (HikariDataSource app = pg.dataSource(database, 2)) {
       try (Connection c = app.getConnection()) {
         OutboxSchema.createIfMissing(c, OutboxTable.defaults());
@@ -53,10 +54,10 @@ class DashboardMetricsIT {
                 () ->
                     assertThat(get(daemon, "/metrics"))
                         .contains("outbox_published_total{mode=\"polling\",relay=\"orders\"} 1.0")
-                        .contains("outbox_published_total{mode=\"cdc\",relay=\"payments\"} 1.0")
-                        .contains("outbox_relay_ready{mode=\"cdc\",relay=\"payments\"} 1.0")
+                        .contains("outbox_published_total{mode=\"cdc\",relay=\"billing\"} 1.0")
+                        .contains("outbox_relay_ready{mode=\"cdc\",relay=\"billing\"} 1.0")
                         .contains(
-                            "outbox_relay_phase{mode=\"cdc\",phase=\"active\",relay=\"payments\"}"
+                            "outbox_relay_phase{mode=\"cdc\",phase=\"active\",relay=\"billing\"}"
                                 + " 1.0")
                         .contains("outbox_relay_ready{mode=\"polling\",relay=\"orders\"} 1.0"));
         Scrape scrape = Scrape.parse(get(daemon, "/metrics"));
@@ -95,7 +96,9 @@ class DashboardMetricsIT {
             "    poll-interval: 100ms",
             db,
             publisher,
-            "  - name: payments",
+            // Not "payments" (DaemonProcessIT's): replication slots are cluster-wide and named
+            // after the relay, and the ITs share one PostgreSQL server.
+            "  - name: billing",
             "    mode: cdc",
             "    table: payments_outbox",
             "    create-schema: true",
@@ -114,7 +117,7 @@ class DashboardMetricsIT {
           .save(
               c,
               OutboxMessage.builder()
-                  .aggregateType("order")
+                  .aggregateType("dashboard")
                   .aggregateId("o-" + table)
                   .type("OrderPlaced")
                   .payload("{}")
