@@ -108,19 +108,13 @@ abstract class KafkaBatchContract extends KafkaFixture {
     send(30);
     AtomicBoolean halt = new AtomicBoolean(true);
     Dedup halting =
-        Dedup.builder()
-            .store(store)
-            .group(group)
-            .listener(
-                new DedupListener() {
-                  @Override
-                  public void onOutcome(String g, MessageIdentity m, Outcome outcome) {
-                    if (halt.compareAndSet(true, false)) { // after the commit, before the offsets
-                      throw new Error("the consumer dies here");
-                    }
-                  }
-                })
-            .build();
+        dedup(
+            group,
+            (m, outcome) -> {
+              if (halt.compareAndSet(true, false)) { // after the commit, before the offsets
+                throw new Error("the consumer dies here");
+              }
+            });
     DedupKafkaConsumer<String, String> dying =
         started(loop(group).dedup(halting).handler(recordEffect()).build());
 
@@ -151,22 +145,15 @@ abstract class KafkaBatchContract extends KafkaFixture {
     DedupHandler<ConsumerRecord<String, String>> failingOnPoison =
         failingOn(poison, failing, failures);
     Dedup recordingOrder =
-        Dedup.builder()
-            .store(store)
-            .group(group)
-            .listener(
-                new DedupListener() {
-                  @Override
-                  public void onOutcome(String g, MessageIdentity m, Outcome outcome) {
-                    if (outcome == Outcome.PROCESSED) { // after the commit, in commit order
-                      committedSeqs
-                          .computeIfAbsent(
-                              m.key(), k -> Collections.synchronizedList(new ArrayList<>()))
-                          .add(m.sequence());
-                    }
-                  }
-                })
-            .build();
+        dedup(
+            group,
+            (m, outcome) -> {
+              if (outcome == Outcome.PROCESSED) { // after the commit, in commit order
+                committedSeqs
+                    .computeIfAbsent(m.key(), k -> Collections.synchronizedList(new ArrayList<>()))
+                    .add(m.sequence());
+              }
+            });
     started(
         loop(group)
             .dedup(recordingOrder)

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -86,6 +87,21 @@ abstract class KafkaFixture extends DbFixture {
   /** A handler that writes one effect row per record. */
   static DedupHandler<ConsumerRecord<String, String>> recordEffect() {
     return (c, r) -> insertEffect(c, KafkaDedup.identity(r).id());
+  }
+
+  /** A dedup of the group whose listener is told every committed outcome. */
+  Dedup dedup(String group, BiConsumer<MessageIdentity, Outcome> onOutcome) {
+    return Dedup.builder()
+        .store(store)
+        .group(group)
+        .listener(
+            new DedupListener() {
+              @Override
+              public void onOutcome(String g, MessageIdentity m, Outcome outcome) {
+                onOutcome.accept(m, outcome);
+              }
+            })
+        .build();
   }
 
   /** A dedup that counts DUPLICATE outcomes in {@link #duplicates}. */

@@ -68,6 +68,15 @@ public abstract class KafkaDbFixture {
   }
 
   protected List<OutboxMessage> commit(String key, int count) throws SQLException {
+    return commit(dataSource, outbox, key, count);
+  }
+
+  /**
+   * Commits {@code count} {@code OrderChanged} messages of one key in one transaction; returns them
+   * in order.
+   */
+  public static List<OutboxMessage> commit(
+      javax.sql.DataSource dataSource, Outbox outbox, String key, int count) throws SQLException {
     List<OutboxMessage> messages = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       messages.add(

@@ -9,6 +9,7 @@ import dev.outboxrelay.core.NonRetriablePublishException;
 import dev.outboxrelay.core.OutboxDatabaseException;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.it.KafkaDbFixture;
 import dev.outboxrelay.relay.polling.PollingRelay;
 import dev.outboxrelay.relay.state.DiscardedMessage;
 import dev.outboxrelay.relay.state.OutboxAdmin;
@@ -171,22 +172,7 @@ abstract class OutboxAdminContract {
   }
 
   private List<OutboxMessage> save(String key, int count) throws SQLException {
-    List<OutboxMessage> messages = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      messages.add(
-          OutboxMessage.builder()
-              .aggregateType("order")
-              .aggregateId(key)
-              .type("OrderChanged")
-              .payload("{\"n\":" + i + "}")
-              .build());
-    }
-    try (Connection c = dataSource.getConnection()) {
-      c.setAutoCommit(false);
-      outbox.saveAll(c, messages);
-      c.commit();
-    }
-    return messages;
+    return KafkaDbFixture.commit(dataSource, outbox, key, count);
   }
 
   /** Parks a key with the statement the CDC relay runs (no lease to hold). */
