@@ -12,10 +12,6 @@ import dev.outboxrelay.servers.MariaDbServer;
 import dev.outboxrelay.servers.PostgresServer;
 import dev.outboxrelay.testing.KafkaTopicReader;
 import dev.outboxrelay.writer.Outbox;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -32,7 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
  * the ready line, naming the relay and the key; so does an engine that fails as it starts.
  */
 class DaemonCdcPasswordIT {
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final Duration CLI = Duration.ofSeconds(90);
 
   @TempDir Path dir;
@@ -148,10 +143,6 @@ class DaemonCdcPasswordIT {
   }
 
   private static String get(DaemonProcess d, String path) throws Exception {
-    HttpResponse<String> r =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create("http://" + d.httpAddress() + path)).build(),
-            HttpResponse.BodyHandlers.ofString());
-    return r.statusCode() + " " + r.body();
+    return d.get(path);
   }
 }

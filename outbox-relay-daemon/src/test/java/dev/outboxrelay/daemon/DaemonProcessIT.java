@@ -15,10 +15,6 @@ import dev.outboxrelay.testing.KafkaTopicReader;
 import dev.outboxrelay.testing.ReceivedMessage;
 import dev.outboxrelay.writer.Outbox;
 import dev.outboxrelay.writer.OutboxSchema;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -49,7 +45,6 @@ class DaemonProcessIT {
   private static final String DB_CANARY = "canary-db-7f3a9";
   private static final String KEY_CANARY = "canary-key-51c2";
   private static final Duration CLI = Duration.ofSeconds(90);
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   private static PostgresServer pg;
   private static KafkaServer kafka;
@@ -402,11 +397,7 @@ class DaemonProcessIT {
   }
 
   private static String get(DaemonProcess d, String path) throws Exception {
-    HttpResponse<String> r =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create("http://" + d.httpAddress() + path)).build(),
-            HttpResponse.BodyHandlers.ofString());
-    return r.statusCode() + " " + r.body();
+    return d.get(path);
   }
 
   private static OutboxMessage message(String key, String payload) {

@@ -12,10 +12,6 @@ import dev.outboxrelay.servers.PostgresServer;
 import dev.outboxrelay.testing.KafkaTopicReader;
 import dev.outboxrelay.writer.Outbox;
 import dev.outboxrelay.writer.OutboxSchema;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -33,7 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  * the broker is back.
  */
 class DaemonReadinessIT {
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final Pattern PUBLISH_ERRORS =
       Pattern.compile(
           "outbox_errors_total\\{kind=\"publish\",mode=\"polling\",relay=\"orders\"} ([0-9.]+)");
@@ -138,10 +133,6 @@ class DaemonReadinessIT {
   }
 
   private static String get(DaemonProcess d, String path) throws Exception {
-    HttpResponse<String> r =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create("http://" + d.httpAddress() + path)).build(),
-            HttpResponse.BodyHandlers.ofString());
-    return r.statusCode() + " " + r.body();
+    return d.get(path);
   }
 }

@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
  * directory.
  */
 public final class DaemonProcess implements AutoCloseable {
+  private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newHttpClient();
   public static final String JAR_PROPERTY = "outbox.daemon.jar";
   private static final Pattern READY = Pattern.compile("outbox-relay-daemon ready http=(\\S+)");
 
@@ -127,6 +128,20 @@ public final class DaemonProcess implements AutoCloseable {
   /** {@code host:port} of the health and metrics endpoints. */
   public String httpAddress() {
     return httpAddress;
+  }
+
+  /**
+   * A GET on the daemon's HTTP endpoints ({@code /health/ready}, {@code /metrics}, ...): the status
+   * code, a space, and the body.
+   */
+  public String get(String path) throws IOException, InterruptedException {
+    java.net.http.HttpResponse<String> r =
+        HTTP.send(
+            java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://" + httpAddress + path))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+    return r.statusCode() + " " + r.body();
   }
 
   public long pid() {
