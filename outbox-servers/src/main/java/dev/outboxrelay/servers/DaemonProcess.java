@@ -2,6 +2,7 @@ package dev.outboxrelay.servers;
 
 import dev.outboxrelay.servers.internal.Processes;
 import dev.outboxrelay.servers.internal.ServerDirs;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -61,8 +64,23 @@ public final class DaemonProcess implements AutoCloseable {
     return d;
   }
 
+  /**
+   * Starts {@code java -cp <daemon>:<plugins...> <Main-Class> run --config <config>}, the way the
+   * daemon's README says to add a publisher jar, and waits for its ready line (at most 90 s).
+   */
+  public static DaemonProcess run(Path config, Map<String, String> env, List<Path> plugins) {
+    DaemonProcess d = start(List.of("run", "--config", config.toString()), env, "daemon", plugins);
+    d.awaitReady(Duration.ofSeconds(90));
+    return d;
+  }
+
   /** Starts the daemon with any arguments without waiting for anything. */
   public static DaemonProcess start(List<String> args, Map<String, String> env, String name) {
+    return start(args, env, name, List.of());
+  }
+
+  private static DaemonProcess start(
+      List<String> args, Map<String, String> env, String name, List<Path> plugins) {
     Path jar = jar();
     Path dir = ServerDirs.create(name);
     Path log = dir.resolve(name + ".log");
@@ -70,10 +88,15 @@ public final class DaemonProcess implements AutoCloseable {
     cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx256m");
     cmd.add("-XX:+UseSerialGC");
-    cmd.add("-jar");
-    cmd.add(jar.toString());
-    cmd.addAll(args);
     try {
+      if (plugins.isEmpty()) {
+        cmd.addAll(List.of("-jar", jar.toString()));
+      } else {
+        List<String> path = new ArrayList<>(List.of(jar.toString()));
+        plugins.forEach(p -> path.add(p.toString()));
+        cmd.addAll(List.of("-cp", String.join(File.pathSeparator, path), mainClass(jar)));
+      }
+      cmd.addAll(args);
       Files.createDirectories(dir);
       ProcessBuilder pb =
           new ProcessBuilder(cmd)
@@ -83,6 +106,13 @@ public final class DaemonProcess implements AutoCloseable {
       return new DaemonProcess(jar, log, pb.start());
     } catch (IOException e) {
       throw new ServerStartException("Could not start the relay daemon: " + e.getMessage(), e);
+    }
+  }
+
+  /** The jar's {@code Main-Class}: {@code -cp} needs it named. */
+  private static String mainClass(Path jar) throws IOException {
+    try (JarFile f = new JarFile(jar.toFile())) {
+      return f.getManifest().getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
     }
   }
 

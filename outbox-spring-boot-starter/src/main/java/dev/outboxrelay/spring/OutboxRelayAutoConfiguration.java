@@ -36,11 +36,14 @@ import org.springframework.util.ClassUtils;
 @Import(OutboxRelayMetricsConfiguration.class)
 public class OutboxRelayAutoConfiguration {
 
+  /**
+   * Looks in the application's class loader, not the starter's: a publisher jar the application
+   * loads (a child class loader, a plugin directory) is not visible from the starter's classes.
+   */
   @Bean
   @ConditionalOnMissingBean(Publisher.class)
-  Publisher outboxPublisher(OutboxProperties p, Environment env) {
-    return PublisherFactories.create(
-        p.getPublisher(), env, OutboxRelayAutoConfiguration.class.getClassLoader());
+  Publisher outboxPublisher(OutboxProperties p, Environment env, ApplicationContext context) {
+    return PublisherFactories.create(p.getPublisher(), env, context.getClassLoader());
   }
 
   @Bean
