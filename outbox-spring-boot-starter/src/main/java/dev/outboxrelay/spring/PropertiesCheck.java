@@ -80,10 +80,17 @@ final class PropertiesCheck {
     if (type == null || type.isBlank()) {
       return;
     }
-    // The publisher's own declaration of its limit, when its jar is here (the relay needs it).
+    // The publisher's own declaration of its limit, when its jar is here (the relay needs it):
+    // looked up through the application's class loader (the thread's while Spring binds, as the
+    // relay's publisher is through the context's), else the starter's.
+    ClassLoader app = Thread.currentThread().getContextClassLoader();
+    Optional<PublisherFactory> factory =
+        app != null ? PublisherFactory.find(type, app) : Optional.empty();
+    if (factory.isEmpty()) {
+      factory = PublisherFactory.find(type, PropertiesCheck.class.getClassLoader());
+    }
     Optional<PublisherFactory.RequestLimit> found =
-        PublisherFactory.find(type, PropertiesCheck.class.getClassLoader())
-            .flatMap(f -> f.requestLimit(p.getPublisher().getSettings()));
+        factory.flatMap(f -> f.requestLimit(p.getPublisher().getSettings()));
     if (found.isEmpty()) {
       return;
     }

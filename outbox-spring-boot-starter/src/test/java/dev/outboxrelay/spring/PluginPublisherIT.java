@@ -42,19 +42,22 @@ class PluginPublisherIT {
     Path file = dir.resolve("recorded.txt");
     try (URLClassLoader loader =
         new URLClassLoader(new URL[] {jar.toUri().toURL()}, getClass().getClassLoader())) {
-      new ApplicationContextRunner()
-          .withClassLoader(loader)
-          .withConfiguration(
-              AutoConfigurations.of(
-                  DataSourceAutoConfiguration.class,
-                  DataSourceTransactionManagerAutoConfiguration.class,
-                  JdbcTemplateAutoConfiguration.class,
-                  TransactionAutoConfiguration.class,
-                  OutboxAutoConfiguration.class,
-                  OutboxRelayAutoConfiguration.class))
+      ApplicationContextRunner runner =
+          new ApplicationContextRunner()
+              .withClassLoader(loader)
+              .withConfiguration(
+                  AutoConfigurations.of(
+                      DataSourceAutoConfiguration.class,
+                      DataSourceTransactionManagerAutoConfiguration.class,
+                      JdbcTemplateAutoConfiguration.class,
+                      TransactionAutoConfiguration.class,
+                      OutboxAutoConfiguration.class,
+                      OutboxRelayAutoConfiguration.class))
+              .withPropertyValues(
+                  "spring.datasource.url=" + DB.server().jdbcUrl(db),
+                  "spring.datasource.username=" + DB.server().user());
+      runner
           .withPropertyValues(
-              "spring.datasource.url=" + DB.server().jdbcUrl(db),
-              "spring.datasource.username=" + DB.server().user(),
               "outbox.schema.create=true",
               "outbox.relay.enabled=true",
               "outbox.relay.name=plugin-relay",
@@ -89,6 +92,18 @@ class PluginPublisherIT {
                                   .containsExactlyElementsOf(expected));
                 }
               });
+      // The plugin's own request limit is checked too, found through the same class loader.
+      runner
+          .withPropertyValues(
+              "outbox.publisher.type=" + RecordingPublisherJar.TYPE,
+              "outbox.publisher.settings.max-bytes=65536",
+              "outbox.writer.max-payload-bytes=40000")
+          .run(
+              c ->
+                  assertThat(c.getStartupFailure())
+                      .hasStackTraceContaining(
+                          "outbox.writer.max-payload-bytes must be at most"
+                              + " outbox.publisher.settings.max-bytes (65536) - 32768 = 32768"));
     }
   }
 }
