@@ -11,7 +11,9 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -112,8 +114,20 @@ public final class KafkaSupport {
         }
       }
       TopicDescription d = admin.describeTopics(List.of(name)).topicNameValues().get(name).get();
-      return d.partitions().size() >= partitions
-          && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+      if (d.partitions().size() < partitions
+          || !d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+        return false;
+      }
+      // A leader in the metadata is not yet a leader that takes writes: a produce sent at once
+      // was seen to get NOT_LEADER_OR_FOLLOWER, after which the idempotent test producer retried
+      // its next batches with OUT_OF_ORDER_SEQUENCE_NUMBER for minutes. The leader answers
+      // ListOffsets only once it leads the partition, so the topic is ready when every partition's
+      // leader has answered it.
+      Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+      d.partitions()
+          .forEach(p -> latest.put(new TopicPartition(name, p.partition()), OffsetSpec.latest()));
+      admin.listOffsets(latest).all().get();
+      return true;
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RetriableException) {
         return false;
