@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -190,11 +189,6 @@ final class PartitionLanes<K, V> {
   void close() {
     release(new HashSet<>(lanes.keySet()));
     pool.shutdown();
-  }
-
-  /** The partitions that have a lane. */
-  Set<TopicPartition> partitions() {
-    return Set.copyOf(lanes.keySet());
   }
 
   /** One partition: its queue and whether a worker is on it; guarded by the lane itself. */

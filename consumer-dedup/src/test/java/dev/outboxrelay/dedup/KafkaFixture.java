@@ -106,19 +106,13 @@ abstract class KafkaFixture extends DbFixture {
 
   /** A dedup that counts DUPLICATE outcomes in {@link #duplicates}. */
   Dedup countingDedup(String group) {
-    return Dedup.builder()
-        .store(store)
-        .group(group)
-        .listener(
-            new DedupListener() {
-              @Override
-              public void onOutcome(String g, MessageIdentity m, Outcome outcome) {
-                if (outcome == Outcome.DUPLICATE) {
-                  duplicates.incrementAndGet();
-                }
-              }
-            })
-        .build();
+    return dedup(
+        group,
+        (m, outcome) -> {
+          if (outcome == Outcome.DUPLICATE) {
+            duplicates.incrementAndGet();
+          }
+        });
   }
 
   /** The loops' {@code concurrency}: 1 runs every partition on the loop thread. */
