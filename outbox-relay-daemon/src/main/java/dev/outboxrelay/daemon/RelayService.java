@@ -7,6 +7,7 @@ import dev.outboxrelay.core.RelayState;
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.daemon.config.RelayConfig.Mode;
+import dev.outboxrelay.micrometer.ReconcileMeters;
 import dev.outboxrelay.micrometer.RelayMeters;
 import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.cdc.CdcRelayBuilder;
@@ -41,6 +42,7 @@ final class RelayService implements AutoCloseable {
   private final RelayHealth health;
   private final DrainProgress progress;
   private final CdcRole cdcRole; // null for a polling relay
+  private ReconcileLoop reconcile; // null unless reconcile.enabled
   private Relay relay;
 
   private RelayService(
@@ -88,6 +90,14 @@ final class RelayService implements AutoCloseable {
       metrics.bindTo(registry);
       RelayService service = new RelayService(config, pool, publisher, metrics, probe);
       service.build();
+      if (config.reconcile().enabled()) {
+        ReconcileMeters meters =
+            new ReconcileMeters(config.name(), config.mode().name().toLowerCase(Locale.ROOT));
+        meters.bindTo(registry);
+        service.reconcile =
+            new ReconcileLoop(
+                config, index, service.admin, publisher, meters, java.time.Clock.systemUTC());
+      }
       BrokerWait.await(probe, config, index, deadlineNanos, budget);
       return service;
     } catch (RuntimeException e) {
@@ -158,6 +168,9 @@ final class RelayService implements AutoCloseable {
 
   void start() {
     relay.start();
+    if (reconcile != null) {
+      reconcile.start();
+    }
     if (cdcRole != null) {
       cdcRole.sample();
     }
@@ -223,6 +236,9 @@ final class RelayService implements AutoCloseable {
   @Override
   public void close() {
     probe.close();
+    if (reconcile != null) {
+      reconcile.close(); // before the publisher it republishes through
+    }
     try {
       if (relay != null) {
         relay.close();

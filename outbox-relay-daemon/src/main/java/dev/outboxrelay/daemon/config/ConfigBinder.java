@@ -10,6 +10,7 @@ import dev.outboxrelay.daemon.config.DaemonConfig.HttpConfig;
 import dev.outboxrelay.daemon.config.RelayConfig.DatabaseConfig;
 import dev.outboxrelay.daemon.config.RelayConfig.Mode;
 import dev.outboxrelay.daemon.config.RelayConfig.PublisherConfig;
+import dev.outboxrelay.daemon.config.RelayConfig.ReconcileConfig;
 import dev.outboxrelay.relay.polling.PollingSettings;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -97,7 +98,18 @@ final class ConfigBinder {
         n.value(of(PollingSettings.BACKOFF_MAX, mode)),
         retention(n),
         n.stringMap("debezium"),
-        new PublisherConfig(type.trim(), pub.stringMap("settings")));
+        new PublisherConfig(type.trim(), pub.stringMap("settings")),
+        reconcile(n.object("reconcile")));
+  }
+
+  private static ReconcileConfig reconcile(ConfigNode n) {
+    n.onlyKeys(ConfigKeys.RECONCILE);
+    return new ReconcileConfig(
+        n.value(DaemonSettings.RECONCILE_ENABLED),
+        n.value(DaemonSettings.RECONCILE_INTERVAL),
+        n.value(DaemonSettings.RECONCILE_WINDOW),
+        n.value(DaemonSettings.RECONCILE_LAG),
+        n.value(DaemonSettings.RECONCILE_REPUBLISH));
   }
 
   private static Optional<Duration> retention(ConfigNode n) {

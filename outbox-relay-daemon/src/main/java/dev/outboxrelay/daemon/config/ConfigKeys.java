@@ -16,9 +16,11 @@ final class ConfigKeys {
               .toList(),
           "database",
           "debezium",
-          "publisher");
+          "publisher",
+          "reconcile");
   static final Set<String> DATABASE = keys(DaemonSettings.DATABASE);
   static final Set<String> PUBLISHER = Set.of("type", "settings");
+  static final Set<String> RECONCILE = keys(DaemonSettings.RECONCILE);
 
   /** Mappings whose keys are passed through (client and Debezium settings). */
   static final Set<String> FREE_FORM = Set.of("settings", "debezium");
@@ -31,6 +33,7 @@ final class ConfigKeys {
       case "http" -> HTTP;
       case "database" -> DATABASE;
       case "publisher" -> PUBLISHER;
+      case "reconcile" -> RECONCILE;
       default -> Set.of();
     };
   }

@@ -3,6 +3,7 @@ package dev.outboxrelay.daemon.config;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.daemon.config.RelayConfig.Mode;
 import dev.outboxrelay.relay.cdc.CdcSettings;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -39,7 +40,56 @@ final class CrossChecks {
       throw new OutboxConfigException(
           n.key("debezium"), r.debezium().keySet(), "is for mode cdc only");
     }
+    reconcile(n, r);
   }
+
+  /**
+   * The loop compares rows kept after publication with the broker: with {@code delete} there is
+   * nothing to compare, and a window reaching past what {@code keep:} keeps would look at rows
+   * already purged (not missing, simply unseen). An interval longer than the window leaves rows no
+   * run ever checks. Only the brokers it can read are allowed.
+   */
+  private static void reconcile(ConfigNode n, RelayConfig r) {
+    RelayConfig.ReconcileConfig c = r.reconcile();
+    if (!c.enabled()) {
+      return;
+    }
+    if (r.keepPublishedFor().isEmpty()) {
+      throw new OutboxConfigException(
+          n.key("retention"),
+          "delete",
+          "must be keep:<duration> when reconcile.enabled is true (with delete a published row is"
+              + " deleted at once, leaving nothing to compare with the broker)");
+    }
+    Duration keep = r.keepPublishedFor().get();
+    if (c.window().plus(c.lag()).compareTo(keep) > 0) {
+      throw new OutboxConfigException(
+          n.key("reconcile.window"),
+          c.window(),
+          "plus reconcile.lag "
+              + c.lag()
+              + " must not exceed the retention keep:"
+              + keep
+              + " (older rows are purged and could not be checked)");
+    }
+    if (c.interval().compareTo(c.window()) > 0) {
+      throw new OutboxConfigException(
+          n.key("reconcile.interval"),
+          c.interval(),
+          "must not exceed reconcile.window "
+              + c.window()
+              + " (rows between runs would go unchecked)");
+    }
+    if (!RECONCILABLE.contains(r.publisher().type())) {
+      throw new OutboxConfigException(
+          n.key("publisher.type"),
+          r.publisher().type(),
+          "must be kafka or rocketmq when reconcile.enabled is true (the brokers it can read)");
+    }
+  }
+
+  /** The publishers whose broker the reconciliation can read. */
+  static final Set<String> RECONCILABLE = Set.of("kafka", "rocketmq");
 
   static void uniqueNames(List<RelayConfig> relays) {
     Set<String> names = new HashSet<>();

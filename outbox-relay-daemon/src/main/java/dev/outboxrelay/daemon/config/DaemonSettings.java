@@ -103,6 +103,29 @@ public final class DaemonSettings {
   public static final Setting<Integer> POOL_SIZE =
       Setting.integer("pool-size", 4, 1, 100, "HikariCP maximum pool size");
 
+  /** {@code relays[].reconcile.enabled}: run the reconciliation loop in {@code run}. */
+  public static final Setting<Boolean> RECONCILE_ENABLED =
+      Setting.bool("enabled", false, "run the reconciliation loop");
+
+  /** {@code relays[].reconcile.interval}: time between two runs. */
+  public static final Setting<Duration> RECONCILE_INTERVAL =
+      Setting.duration(
+          "interval", Duration.ofMinutes(5), Duration.ofSeconds(1), "time between two runs");
+
+  /** {@code relays[].reconcile.window}: how much creation time one run checks. */
+  public static final Setting<Duration> RECONCILE_WINDOW =
+      Setting.duration(
+          "window", Duration.ofMinutes(15), Duration.ofSeconds(1), "creation time one run checks");
+
+  /** {@code relays[].reconcile.lag}: how old a row must be before it is checked. */
+  public static final Setting<Duration> RECONCILE_LAG =
+      Setting.duration(
+          "lag", Duration.ofMinutes(1), Duration.ofMillis(1), "age before a row is checked");
+
+  /** {@code relays[].reconcile.republish}: send missing messages again (same id). */
+  public static final Setting<Boolean> RECONCILE_REPUBLISH =
+      Setting.bool("republish", false, "send missing messages again with the same id");
+
   /** The relays' own settings a daemon relay accepts (defaults: polling's; see {@link #of}). */
   public static final List<Setting<?>> RELAY_TUNING =
       List.of(
@@ -120,6 +143,13 @@ public final class DaemonSettings {
   public static final List<Setting<?>> RELAY = List.of(NAME, MODE, TABLE, CREATE_SCHEMA, RETENTION);
   public static final List<Setting<?>> DATABASE =
       List.of(DATABASE_URL, DATABASE_USERNAME, DATABASE_PASSWORD, POOL_SIZE);
+  public static final List<Setting<?>> RECONCILE =
+      List.of(
+          RECONCILE_ENABLED,
+          RECONCILE_INTERVAL,
+          RECONCILE_WINDOW,
+          RECONCILE_LAG,
+          RECONCILE_REPUBLISH);
 
   private DaemonSettings() {}
 

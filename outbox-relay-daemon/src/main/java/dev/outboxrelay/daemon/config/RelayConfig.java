@@ -26,7 +26,8 @@ public record RelayConfig(
     Duration backoffMax,
     Optional<Duration> keepPublishedFor,
     Map<String, String> debezium,
-    PublisherConfig publisher) {
+    PublisherConfig publisher,
+    ReconcileConfig reconcile) {
 
   public RelayConfig {
     debezium = Map.copyOf(debezium);
@@ -36,6 +37,23 @@ public record RelayConfig(
   public enum Mode {
     POLLING,
     CDC
+  }
+
+  /**
+   * The reconciliation loop of {@code run}: every {@code interval}, the rows marked published and
+   * created in {@code [now - lag - window, now - lag)} are looked for on the broker.
+   */
+  public record ReconcileConfig(
+      boolean enabled, Duration interval, Duration window, Duration lag, boolean republish) {
+    /** The declared defaults: off. */
+    public static ReconcileConfig defaults() {
+      return new ReconcileConfig(
+          DaemonSettings.RECONCILE_ENABLED.defaultValue(),
+          DaemonSettings.RECONCILE_INTERVAL.defaultValue(),
+          DaemonSettings.RECONCILE_WINDOW.defaultValue(),
+          DaemonSettings.RECONCILE_LAG.defaultValue(),
+          DaemonSettings.RECONCILE_REPUBLISH.defaultValue());
+    }
   }
 
   /** The database holding the outbox table. */
