@@ -287,6 +287,55 @@ class ConfigLoaderTest {
         .hasMessageStartingWith("k must be a positive duration");
   }
 
+  @Test
+  void reconcileIsOffByDefaultAndRefusedWhereItCouldCheckNothing() {
+    RelayConfig off = ConfigLoader.parse(MINIMAL, Map.of()).relays().get(0);
+    assertThat(off.reconcile()).isEqualTo(RelayConfig.ReconcileConfig.defaults());
+    assertThat(off.reconcile().enabled()).isFalse();
+    RelayConfig on =
+        parseWith(
+                "retention: keep:1h\n    reconcile: {enabled: true, interval: 1m, republish: yes}")
+            .relays()
+            .get(0);
+    assertThat(on.reconcile())
+        .isEqualTo(
+            new RelayConfig.ReconcileConfig(
+                true, Duration.ofMinutes(1), Duration.ofMinutes(15), Duration.ofMinutes(1), true));
+
+    assertThatThrownBy(() -> parseWith("reconcile: {enabled: true}"))
+        .hasMessage(
+            "relays[0].retention must be keep:<duration> when reconcile.enabled is true (with"
+                + " delete a published row is deleted at once, leaving nothing to compare with the"
+                + " broker), but was delete");
+    assertThatThrownBy(() -> parseWith("retention: keep:10m\n    reconcile: {enabled: true}"))
+        .hasMessageStartingWith(
+            "relays[0].reconcile.window plus reconcile.lag PT1M must not exceed the retention"
+                + " keep:PT10M");
+    assertThatThrownBy(
+            () -> parseWith("retention: keep:1h\n    reconcile: {enabled: true, interval: 20m}"))
+        .hasMessageStartingWith("relays[0].reconcile.interval must not exceed reconcile.window");
+    assertThatThrownBy(() -> parseWith("reconcile: {enabled: true, lag: 0s}"))
+        .hasMessageStartingWith("relays[0].reconcile.lag must be a positive duration");
+    assertThatThrownBy(() -> parseWith("reconcile: {enbled: true}"))
+        .hasMessageStartingWith("relays[0].reconcile.enbled is not a known key; did you mean");
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    MINIMAL
+                        .replace("type: kafka", "type: mine")
+                        .replace(
+                            "  - name: orders",
+                            "  - name: orders\n    retention: keep:1h\n"
+                                + "    reconcile: {enabled: true}"),
+                    Map.of()))
+        .hasMessageStartingWith(
+            "relays[0].publisher.type must be kafka or rocketmq when reconcile.enabled is true");
+    // Off, nothing is checked: the settings may wait in the file for a retention change.
+    assertThat(parseWith("reconcile: {interval: 1h, window: 1m}").relays().get(0).reconcile())
+        .extracting(RelayConfig.ReconcileConfig::enabled)
+        .isEqualTo(false);
+  }
+
   private static DaemonConfig parseWith(String relayLine) {
     return ConfigLoader.parse(
         MINIMAL.replace("  - name: orders", "  - name: orders\n    " + relayLine), Map.of());

@@ -65,13 +65,22 @@ class DocumentedKeysTest {
           Map.entry("relays[].backoff-initial", "50ms"),
           Map.entry("relays[].backoff-max", "1m"),
           Map.entry("relays[].retention", "keep:1h"),
+          Map.entry("relays[].reconcile.enabled", "true"),
+          Map.entry("relays[].reconcile.interval", "1m"),
+          Map.entry("relays[].reconcile.window", "10m"),
+          Map.entry("relays[].reconcile.lag", "30s"),
+          Map.entry("relays[].reconcile.republish", "true"),
           Map.entry("relays[].debezium", Map.of("snapshot.mode", "initial")),
           Map.entry("relays[].publisher.type", "rocketmq"),
           Map.entry("relays[].publisher.settings", Map.of("max.request.size", "2048")));
 
   /** Keys valid only with another setting: debezium settings are for CDC relays. */
   private static final Map<String, Map<String, String>> NEEDS =
-      Map.of("relays[].debezium", Map.of("relays[].mode", "cdc"));
+      Map.of(
+          "relays[].debezium",
+          Map.of("relays[].mode", "cdc"),
+          "relays[].reconcile.enabled",
+          Map.of("relays[].retention", "keep:1h"));
 
   static List<String> documentedKeys() throws Exception {
     List<String> keys = new ArrayList<>();
@@ -109,6 +118,7 @@ class DocumentedKeysTest {
     DaemonSettings.RELAY.forEach(s -> out.put("relays[]." + s.key(), s));
     DaemonSettings.RELAY_TUNING.forEach(s -> out.put("relays[]." + s.key(), s));
     DaemonSettings.DATABASE.forEach(s -> out.put("relays[].database." + s.key(), s));
+    DaemonSettings.RECONCILE.forEach(s -> out.put("relays[].reconcile." + s.key(), s));
     return out;
   }
 
