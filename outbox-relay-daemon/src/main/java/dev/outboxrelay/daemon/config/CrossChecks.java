@@ -58,8 +58,8 @@ final class CrossChecks {
       throw new OutboxConfigException(
           n.key("retention"),
           "delete",
-          "must be keep:<duration> when reconcile.enabled is true (with delete a published row is"
-              + " deleted at once, leaving nothing to compare with the broker)");
+          "must be keep:<duration> when reconcile.enabled is true (with delete a row is deleted"
+              + " once the broker acknowledged it, leaving nothing to compare with the broker)");
     }
     Duration keep = r.keepPublishedFor().get();
     if (c.window().plus(c.lag()).compareTo(keep) > 0) {

@@ -305,8 +305,8 @@ class ConfigLoaderTest {
     assertThatThrownBy(() -> parseWith("reconcile: {enabled: true}"))
         .hasMessage(
             "relays[0].retention must be keep:<duration> when reconcile.enabled is true (with"
-                + " delete a published row is deleted at once, leaving nothing to compare with the"
-                + " broker), but was delete");
+                + " delete a row is deleted once the broker acknowledged it, leaving nothing to"
+                + " compare with the broker), but was 'delete' (config, line 2, column 5)");
     assertThatThrownBy(() -> parseWith("retention: keep:10m\n    reconcile: {enabled: true}"))
         .hasMessageStartingWith(
             "relays[0].reconcile.window plus reconcile.lag PT1M must not exceed the retention"

@@ -26,7 +26,7 @@ class AlertRulesPromtoolIT {
 
   @Test
   void promtoolAcceptsTheRulesAndTheirUnitTestsPass() throws Exception {
-    assertThat(promtool("check", "rules", "outbox-relay-rules.yml")).contains("SUCCESS: 7 rules");
+    assertThat(promtool("check", "rules", "outbox-relay-rules.yml")).contains("SUCCESS: 8 rules");
     assertThat(promtool("test", "rules", "outbox-relay-rules.test.yml")).contains("SUCCESS");
   }
 

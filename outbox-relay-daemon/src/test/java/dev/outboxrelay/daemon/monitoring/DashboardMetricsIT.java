@@ -89,6 +89,9 @@ class DashboardMetricsIT {
             "  - name: orders",
             "    mode: polling",
             "    poll-interval: 100ms",
+            // The reconcile meters exist only where the loop runs; the rules use them.
+            "    retention: keep:1h",
+            "    reconcile: {enabled: true, interval: 1s, window: 1m, lag: 1s}",
             db,
             publisher,
             // Not "payments" (DaemonProcessIT's): replication slots are cluster-wide and named

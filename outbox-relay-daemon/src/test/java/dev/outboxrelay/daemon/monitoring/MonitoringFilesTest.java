@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.outboxrelay.core.RelayState;
 import dev.outboxrelay.daemon.monitoring.MonitoringFiles.Alert;
 import dev.outboxrelay.daemon.monitoring.MonitoringFiles.Query;
+import dev.outboxrelay.micrometer.ReconcileMeters;
 import dev.outboxrelay.micrometer.RelayMeters;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -16,8 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The dashboard and the rules without servers: they parse, cover what issue 23 asks for, every
- * query holds against the meters as {@code RelayService} binds them (DashboardMetricsIT checks the
- * same against a running daemon), and deploy/README.md documents every alert with its duration.
+ * query holds against the meters as {@code RelayService} binds them (the reconcile meters too)
+ * (DashboardMetricsIT checks the same against a running daemon), and deploy/README.md documents
+ * every alert with its duration.
  */
 class MonitoringFilesTest {
   @Test
@@ -28,6 +30,7 @@ class MonitoringFilesTest {
       meters.bindTo(registry);
       meters.onPublished(List.of(), Duration.ofMillis(3)); // the timer's quantiles
       meters.sampledState(RelayState.Phase.ACTIVE, true);
+      new ReconcileMeters("r-" + mode, mode).bindTo(registry); // a relay with reconcile.enabled
     }
     List<Query> queries = MonitoringFiles.allQueries();
     assertThat(queries).hasSizeGreaterThan(15);
@@ -84,6 +87,7 @@ class MonitoringFilesTest {
             "OutboxPublishErrors",
             "OutboxRelayNotReady",
             "OutboxCdcNoActiveReader",
+            "OutboxReconcileMissing",
             "OutboxRelayDown");
     String readme = Files.readString(MonitoringFiles.ROOT.resolve("deploy/README.md"));
     for (Alert a : alerts) {
