@@ -5,9 +5,12 @@ import dev.outboxrelay.dedup.internal.BatchSizer;
 import dev.outboxrelay.dedup.internal.OffsetCommitter;
 import dev.outboxrelay.dedup.internal.PartitionProgress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -19,7 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A Kafka consumer loop on its own thread that runs the handler and the dedup records of each
- * polled batch of a partition in one database transaction (batch mode, the default; or one
+ * polled batch in one database transaction (batch mode, the default: all the poll's partitions
+ * together on the loop thread, each partition apart with {@code concurrency(n > 1)}; or one
  * transaction per record) and commits offsets to Kafka only after that transaction committed
  * (auto-commit off; {@code commitAsync} after each poll, {@code commitSync} on revocation and
  * close, or after each transaction). When a record fails, the records before it commit once, the
@@ -120,8 +124,12 @@ public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
         }
         consumer.resume(progress.due());
         ConsumerRecords<K, V> records = consumer.poll(pollTimeout());
-        for (TopicPartition tp : records.partitions()) {
-          consume(tp, records.records(tp));
+        if (lanes == null && batchHandler != null) {
+          handleAcross(records);
+        } else {
+          for (TopicPartition tp : records.partitions()) {
+            consume(tp, records.records(tp));
+          }
         }
         committer.commitAsync(progress.pending());
       }
@@ -217,6 +225,48 @@ public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
         return;
       }
       from += batch.size();
+    }
+  }
+
+  /**
+   * On the loop thread, batch mode: the poll's records of all partitions share a transaction (up to
+   * the batch size), partition after partition, each in offset order. When a record fails, the
+   * records before it commit, its partition is sought back and paused, and the records of other
+   * partitions after it (rolled back with it) go into the next transaction.
+   */
+  private void handleAcross(ConsumerRecords<K, V> polled) {
+    List<ConsumerRecord<K, V>> queue = new ArrayList<>(polled.count());
+    for (TopicPartition tp : polled.partitions()) {
+      queue.addAll(polled.records(tp));
+    }
+    for (int from = 0; from < queue.size() && running; ) {
+      List<ConsumerRecord<K, V>> batch =
+          queue.subList(from, Math.min(queue.size(), from + batchSizer.next()));
+      long started = System.nanoTime();
+      BatchOutcome outcome = batchHandler.handle(batch);
+      if (outcome.complete()) {
+        batchSizer.took(batch.size(), System.nanoTime() - started);
+      }
+      Map<TopicPartition, Long> next = new LinkedHashMap<>();
+      for (ConsumerRecord<K, V> r : batch.subList(0, outcome.committed())) {
+        next.put(new TopicPartition(r.topic(), r.partition()), r.offset() + 1);
+      }
+      next.forEach(inline::processed);
+      if (outcome.complete()) {
+        from += batch.size();
+        continue;
+      }
+      ConsumerRecord<K, V> failed = batch.get(outcome.committed());
+      TopicPartition held = new TopicPartition(failed.topic(), failed.partition());
+      inline.failed(held, failed, outcome.failure());
+      List<ConsumerRecord<K, V>> rest = new ArrayList<>();
+      for (ConsumerRecord<K, V> r : queue.subList(from + outcome.committed() + 1, queue.size())) {
+        if (r.partition() != held.partition() || !r.topic().equals(held.topic())) {
+          rest.add(r);
+        }
+      }
+      queue = rest;
+      from = 0;
     }
   }
 

@@ -12,6 +12,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link DedupKafkaConsumer} in batch mode, the default: one database transaction per polled batch
- * of a partition. Records of one key share a partition, so their order in a batch is known.
+ * (of all its partitions on the loop thread, of one partition on a lane). Records of one key share
+ * a partition, so their order in a batch is known.
  */
 abstract class KafkaBatchContract extends KafkaFixture {
   /** The transactions handlers ran in: Hikari hands out a new connection proxy per checkout. */
@@ -178,6 +180,35 @@ abstract class KafkaBatchContract extends KafkaFixture {
       assertThat(threads).containsOnly("dedup-kafka-" + group);
     } else {
       assertThat(threads).hasSizeGreaterThan(1).noneMatch(t -> t.equals("dedup-kafka-" + group));
+    }
+  }
+
+  @Test
+  void onTheLoopThreadAPollsPartitionsShareATransactionWithLanesEachHasItsOwn() throws Exception {
+    String group = "across-" + topic;
+    send(200); // ten keys over the topic's four partitions, all there before the first poll
+    List<Set<Integer>> calls = Collections.synchronizedList(new ArrayList<>());
+    started(
+        loop(group)
+            .batchHandler(
+                (c, records) -> {
+                  Set<Integer> partitions = new TreeSet<>();
+                  records.forEach(r -> partitions.add(r.partition()));
+                  calls.add(partitions);
+                  for (ConsumerRecord<String, String> r : records) {
+                    recordEffect().handle(c, r);
+                  }
+                })
+            .build());
+
+    await().atMost(TIMEOUT).until(() -> committed(group) == 200);
+    assertThat(effects()).isEqualTo(200);
+    synchronized (calls) {
+      if (concurrency() == 1) {
+        assertThat(calls).as("partitions per transaction").anyMatch(p -> p.size() > 1);
+      } else {
+        assertThat(calls).as("partitions per transaction").allMatch(p -> p.size() == 1);
+      }
     }
   }
 
