@@ -44,6 +44,7 @@ final class LocalRun {
     } catch (Exception | Error e) {
       failure = e;
       rollback();
+      listener.onLocalRollback(message, e);
       return LocalTransactionState.ROLLBACK_MESSAGE;
     }
     try {

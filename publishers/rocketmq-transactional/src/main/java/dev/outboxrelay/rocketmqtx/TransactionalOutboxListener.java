@@ -20,6 +20,13 @@ public interface TransactionalOutboxListener {
   default void onLocalCommit(OutboxMessage message) {}
 
   /**
+   * The local transaction of {@code message} was rolled back because the work threw {@code cause};
+   * the ROLLBACK answer goes to the broker after this returns. If this throws, the client answers
+   * {@code UNKNOW} instead and the check-back answers ROLLBACK from the table.
+   */
+  default void onLocalRollback(OutboxMessage message, Throwable cause) {}
+
+  /**
    * A check-back of message {@code id} was answered (from the outbox table) with {@code answer}.
    */
   default void onCheck(UUID id, LocalTransactionState answer) {}
