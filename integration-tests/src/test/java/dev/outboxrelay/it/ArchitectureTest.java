@@ -37,6 +37,10 @@ class ArchitectureTest {
   @ArchTest
   static final ArchRule writerAndDedup = DependencyRules.WRITER_AND_DEDUP_DEPEND_ON_CORE_ONLY;
 
+  @ArchTest
+  static final ArchRule rocketMqTransactional =
+      DependencyRules.ROCKETMQ_TRANSACTIONAL_USES_WRITER_AND_ROCKETMQ_PUBLISHER_ONLY;
+
   @ArchTest static final ArchRule micrometer = DependencyRules.MICROMETER_DEPENDS_ON_CORE_ONLY;
 
   @ArchTest

@@ -13,12 +13,13 @@ import com.tngtech.archunit.lang.CompositeArchRule;
 /**
  * The direction of dependencies between our modules, as ArchUnit rules over package names (one root
  * package per module, {@link Modules}): outbox-core at the bottom; the writer, the relays, the
- * publishers, consumer-dedup and outbox-micrometer on core only and never on a sibling; the relay
- * state both relays share (outbox-relay-state) on core only, so it belongs to neither; the daemon
- * and the starter the only places that wire concrete pieces together; the test kit and the server
- * launchers out of production code; {@code internal} packages private to their module; no cycles
- * between packages (a package and its own {@code internal} sub-package count as one, {@link
- * PackageSlices}).
+ * publishers, consumer-dedup and outbox-micrometer on core only and never on a sibling; the
+ * RocketMQ transactional outbox (outbox-rocketmq-transactional) on core, the writer and the
+ * RocketMQ publisher only, and none of those on it; the relay state both relays share
+ * (outbox-relay-state) on core only, so it belongs to neither; the daemon and the starter the only
+ * places that wire concrete pieces together; the test kit and the server launchers out of
+ * production code; {@code internal} packages private to their module; no cycles between packages (a
+ * package and its own {@code internal} sub-package count as one, {@link PackageSlices}).
  */
 final class DependencyRules {
   static final String ROOT = "dev.outboxrelay..";
@@ -38,6 +39,7 @@ final class DependencyRules {
   static final String STATE = "dev.outboxrelay.relay.state..";
   static final String KAFKA = "dev.outboxrelay.publisher.kafka..";
   static final String ROCKETMQ = "dev.outboxrelay.publisher.rocketmq..";
+  static final String ROCKETMQ_TX = "dev.outboxrelay.rocketmqtx..";
   static final String BENCHMARKS = "dev.outboxrelay.benchmarks..";
 
   private DependencyRules() {}
@@ -60,7 +62,7 @@ final class DependencyRules {
           .resideInAPackage(RELAYS)
           .should()
           .dependOnClassesThat()
-          .resideInAnyPackage(PUBLISHERS, DEDUP, DAEMON, SPRING)
+          .resideInAnyPackage(PUBLISHERS, ROCKETMQ_TX, DEDUP, DAEMON, SPRING)
           .because("relays talk to brokers only through the Publisher SPI in outbox-core")
           .allowEmptyShould(true);
 
@@ -82,7 +84,7 @@ final class DependencyRules {
           .resideInAPackage(PUBLISHERS)
           .should()
           .dependOnClassesThat()
-          .resideInAnyPackage(WRITER, RELAYS, DEDUP, DAEMON, SPRING)
+          .resideInAnyPackage(WRITER, RELAYS, ROCKETMQ_TX, DEDUP, DAEMON, SPRING)
           .because("publishers depend on outbox-core only")
           .allowEmptyShould(true);
 
@@ -92,7 +94,7 @@ final class DependencyRules {
           .resideInAnyPackage(WRITER, DEDUP)
           .should()
           .dependOnClassesThat()
-          .resideInAnyPackage(RELAYS, PUBLISHERS, DAEMON, SPRING)
+          .resideInAnyPackage(RELAYS, PUBLISHERS, ROCKETMQ_TX, DAEMON, SPRING)
           .because("the writer and consumer-dedup depend on outbox-core only")
           .allowEmptyShould(true);
 
@@ -102,8 +104,22 @@ final class DependencyRules {
           .resideInAPackage(MICROMETER)
           .should()
           .dependOnClassesThat()
-          .resideInAnyPackage(WRITER, RELAYS, PUBLISHERS, DEDUP, DAEMON, SPRING)
+          .resideInAnyPackage(WRITER, RELAYS, PUBLISHERS, ROCKETMQ_TX, DEDUP, DAEMON, SPRING)
           .because("outbox-micrometer binds the RelayListener SPI of outbox-core, for any relay")
+          .allowEmptyShould(true);
+
+  static final ArchRule ROCKETMQ_TRANSACTIONAL_USES_WRITER_AND_ROCKETMQ_PUBLISHER_ONLY =
+      noClasses()
+          .that()
+          .resideInAPackage(ROCKETMQ_TX)
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(RELAYS, KAFKA, DEDUP, MICROMETER, DAEMON, SPRING)
+          .because(
+              "the RocketMQ transactional outbox is the writer plus the RocketMQ publisher's"
+                  + " message contract: it depends on outbox-core, outbox-writer and"
+                  + " outbox-publisher-rocketmq only, and nothing but the daemon and the starter"
+                  + " depends on it")
           .allowEmptyShould(true);
 
   static final ArchRule ONLY_DAEMON_AND_STARTER_WIRE_PIECES_TOGETHER =

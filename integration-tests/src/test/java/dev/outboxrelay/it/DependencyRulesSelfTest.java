@@ -13,6 +13,8 @@ import dev.outboxrelay.relay.archfixture.RelayThatImportsAPublisher;
 import dev.outboxrelay.relay.polling.PollingRelay;
 import dev.outboxrelay.relay.state.OutboxAdmin;
 import dev.outboxrelay.relay.state.archfixture.StateThatImportsThePollingRelay;
+import dev.outboxrelay.rocketmqtx.RocketMqTransactionalOutbox;
+import dev.outboxrelay.rocketmqtx.archfixture.TransactionalOutboxThatImportsARelay;
 import dev.outboxrelay.servers.internal.Ports;
 import dev.outboxrelay.writer.archfixture.WriterThatImportsDedup;
 import org.junit.jupiter.api.Test;
@@ -50,6 +52,29 @@ class DependencyRulesSelfTest {
             .withImportOption(new ImportOption.DoNotIncludeTests())
             .importPackagesOf(OutboxAdmin.class);
     DependencyRules.RELAY_STATE_DEPENDS_ON_CORE_ONLY.check(classes);
+  }
+
+  @Test
+  void theTransactionalOutboxImportingARelayIsRejected() {
+    JavaClasses classes =
+        new ClassFileImporter()
+            .importClasses(TransactionalOutboxThatImportsARelay.class, PollingRelay.class);
+    assertThatThrownBy(
+            () ->
+                DependencyRules.ROCKETMQ_TRANSACTIONAL_USES_WRITER_AND_ROCKETMQ_PUBLISHER_ONLY
+                    .check(classes))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("TransactionalOutboxThatImportsARelay")
+        .hasMessageContaining("relay.polling.PollingRelay");
+  }
+
+  @Test
+  void theTransactionalOutboxOnWriterAndRocketMqPublisherIsAccepted() {
+    JavaClasses classes =
+        new ClassFileImporter()
+            .withImportOption(new ImportOption.DoNotIncludeTests())
+            .importPackagesOf(RocketMqTransactionalOutbox.class);
+    DependencyRules.ROCKETMQ_TRANSACTIONAL_USES_WRITER_AND_ROCKETMQ_PUBLISHER_ONLY.check(classes);
   }
 
   @Test

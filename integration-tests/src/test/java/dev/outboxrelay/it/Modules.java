@@ -21,6 +21,7 @@ record Modules(String directory, String rootPackage) {
           new Modules("outbox-micrometer", "dev.outboxrelay.micrometer"),
           new Modules("publishers/kafka", "dev.outboxrelay.publisher.kafka"),
           new Modules("publishers/rocketmq", "dev.outboxrelay.publisher.rocketmq"),
+          new Modules("publishers/rocketmq-transactional", "dev.outboxrelay.rocketmqtx"),
           new Modules("consumer-dedup", "dev.outboxrelay.dedup"),
           new Modules("outbox-servers", "dev.outboxrelay.servers"),
           new Modules("outbox-testing", "dev.outboxrelay.testing"),

@@ -1,0 +1,14 @@
+package dev.outboxrelay.rocketmqtx;
+
+import dev.outboxrelay.servers.DatabaseServer;
+import dev.outboxrelay.testing.DatabaseExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class PostgresTransactionalOutboxIT extends TransactionalOutboxContract {
+  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
+
+  @Override
+  protected DatabaseServer database() {
+    return DB.server();
+  }
+}
