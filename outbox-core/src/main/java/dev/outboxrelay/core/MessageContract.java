@@ -41,6 +41,25 @@ public final class MessageContract {
   /** The W3C trace context, when the message has one. */
   public static final String HEADER_TRACEPARENT = "traceparent";
 
+  /**
+   * On a dead-letter copy of a parked message ({@code RelaySettings.DEAD_LETTER_TOPIC}): why the
+   * key was parked, as stored in the parked table (at most 2000 characters).
+   */
+  public static final String HEADER_PARKED_REASON = "outbox-parked-reason";
+
+  /** On a dead-letter copy: when the key was parked, ISO-8601 UTC on the database clock. */
+  public static final String HEADER_PARKED_AT = "outbox-parked-at";
+
+  /** On a dead-letter copy: the topic the message was meant for, when the publisher knows it. */
+  public static final String HEADER_ORIGINAL_TOPIC = "outbox-original-topic";
+
+  /**
+   * On a dead-letter copy sent without its payload, because the dead-letter topic refused the whole
+   * copy for good (typically a message parked for its size): the original payload's size in bytes
+   * (decimal text). The copy's body is then the text {@code payload dropped}.
+   */
+  public static final String HEADER_PAYLOAD_DROPPED = "outbox-payload-dropped";
+
   /** Header names users may not set; lower case. */
   public static final Set<String> RESERVED_HEADERS =
       Set.of(HEADER_ID, HEADER_TYPE, HEADER_AGGREGATE_TYPE, HEADER_SEQUENCE);

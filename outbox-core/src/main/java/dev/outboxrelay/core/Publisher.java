@@ -1,6 +1,8 @@
 package dev.outboxrelay.core;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -26,6 +28,25 @@ public interface Publisher extends AutoCloseable {
 
   /** Publishes a batch asynchronously; see the class contract. */
   CompletionStage<List<PublishResult>> publish(List<OutboxMessage> batch);
+
+  /**
+   * Publishes copies to one fixed topic, the relay's dead-letter topic, under the same contract as
+   * {@link #publish} (key, headers, order, typed failures) but ignoring the topic template. The
+   * default fails every message non-retriably: a publisher that does not override it cannot
+   * dead-letter (the relay counts and retries the failure, and the keys stay parked).
+   */
+  default CompletionStage<List<PublishResult>> publishTo(String topic, List<OutboxMessage> batch) {
+    NonRetriablePublishException unsupported =
+        new NonRetriablePublishException(
+            getClass().getName() + " cannot publish to a fixed topic (" + topic + ")", null);
+    return CompletableFuture.completedFuture(
+        batch.stream().map(m -> PublishResult.failed(m, unsupported)).toList());
+  }
+
+  /** The topic {@link #publish} sends this message to, when the publisher can tell. */
+  default Optional<String> topicOf(OutboxMessage message) {
+    return Optional.empty();
+  }
 
   /** Flushes what was accepted and releases the client. */
   @Override

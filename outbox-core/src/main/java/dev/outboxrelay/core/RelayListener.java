@@ -24,6 +24,16 @@ public interface RelayListener {
   /** A key was parked with the reason stored. */
   default void onParked(String aggregateId, OutboxMessage message, String reason) {}
 
+  /** A parked key's message was copied to the dead-letter topic and the copy recorded. */
+  default void onDeadLettered(String aggregateId, OutboxMessage message, String topic) {}
+
+  /**
+   * Copying a parked key's message to the dead-letter topic failed; it is tried again after {@code
+   * delay} ({@code attempt} counts from 1). The key stays parked either way.
+   */
+  default void onDeadLetterFailed(
+      String aggregateId, PublishException failure, int attempt, Duration delay) {}
+
   /**
    * Polling relay: marks were refused because the lease was lost (another relay owns the bucket).
    */

@@ -8,6 +8,9 @@ import java.util.List;
  * list them with their own. See {@link Setting}.
  */
 public final class RelaySettings {
+  private static final java.util.regex.Pattern DEAD_LETTER_TOPIC_NAME =
+      java.util.regex.Pattern.compile("[a-zA-Z0-9._-]{1,127}");
+
   /** Rows per claim (polling) or per Debezium batch (CDC); bounds duplicates per crash. */
   public static final Setting<Integer> BATCH_SIZE =
       Setting.integer(
@@ -37,7 +40,21 @@ public final class RelaySettings {
           Duration.ofMillis(1),
           "upper bound of the retry delay, at least backoff-initial");
 
-  /** The four above. */
+  /**
+   * Where a parked key's message is copied once (off when unset): a topic name of 1 to 127
+   * characters from {@code [a-zA-Z0-9._-]}, a name Kafka accepts (RocketMQ also refuses {@code .};
+   * its publisher then fails each copy, counted and retried). See {@link MessageContract} for the
+   * copy's headers.
+   */
+  public static final Setting<String> DEAD_LETTER_TOPIC =
+      Setting.text(
+          "dead-letter-topic",
+          null,
+          t -> DEAD_LETTER_TOPIC_NAME.matcher(t).matches() && !t.equals(".") && !t.equals(".."),
+          "must be 1 to 127 characters from [a-zA-Z0-9._-]",
+          "topic a parked message is copied to once; off when unset");
+
+  /** The four above (the dead-letter topic is listed by each relay that supports it). */
   public static final List<Setting<?>> ALL =
       List.of(BATCH_SIZE, PUBLISH_TIMEOUT, BACKOFF_INITIAL, BACKOFF_MAX);
 

@@ -16,6 +16,14 @@ public enum RelayMeter {
       Type.COUNTER,
       "Publish attempts that failed retriably and were scheduled again"),
   PARKED("outbox.parked", Type.COUNTER, "Messages that failed non-retriably and parked their key"),
+  DEAD_LETTER_SENT(
+      "outbox.deadletter.sent",
+      Type.COUNTER,
+      "Parked messages copied to the dead-letter topic and recorded"),
+  DEAD_LETTER_FAILURES(
+      "outbox.deadletter.failures",
+      Type.COUNTER,
+      "Dead-letter copies that failed and are tried again (the key stays parked)"),
   FENCED_MARKS("outbox.fenced.marks", Type.COUNTER, "Marks refused because the lease was lost"),
   /** Tag {@code kind}: {@code publish}, {@code rejected} or {@code database}. */
   ERRORS(

@@ -40,6 +40,8 @@ public final class RelayMeters implements RelayListener, MeterBinder {
   private final LongAdder retries = new LongAdder();
   private final LongAdder parked = new LongAdder();
   private final LongAdder fenced = new LongAdder();
+  private final LongAdder deadLettered = new LongAdder();
+  private final LongAdder deadLetterFailures = new LongAdder();
   private final LongAdder databaseErrors = new LongAdder();
   private final AtomicLong ownedBuckets = new AtomicLong();
   private final AtomicLong lagMillis = new AtomicLong();
@@ -69,6 +71,8 @@ public final class RelayMeters implements RelayListener, MeterBinder {
     counter(registry, RelayMeter.RETRIES, Tags.empty(), retries);
     counter(registry, RelayMeter.PARKED, Tags.empty(), parked);
     counter(registry, RelayMeter.FENCED_MARKS, Tags.empty(), fenced);
+    counter(registry, RelayMeter.DEAD_LETTER_SENT, Tags.empty(), deadLettered);
+    counter(registry, RelayMeter.DEAD_LETTER_FAILURES, Tags.empty(), deadLetterFailures);
     // A retry is a retriable publish failure and a park a rejected message: one count, two views.
     counter(registry, RelayMeter.ERRORS, Tags.of("kind", "publish"), retries);
     counter(registry, RelayMeter.ERRORS, Tags.of("kind", "rejected"), parked);
@@ -180,6 +184,17 @@ public final class RelayMeters implements RelayListener, MeterBinder {
   @Override
   public void onParked(String aggregateId, OutboxMessage message, String reason) {
     parked.increment();
+  }
+
+  @Override
+  public void onDeadLettered(String aggregateId, OutboxMessage message, String topic) {
+    deadLettered.increment();
+  }
+
+  @Override
+  public void onDeadLetterFailed(
+      String aggregateId, PublishException failure, int attempt, Duration delay) {
+    deadLetterFailures.increment();
   }
 
   @Override

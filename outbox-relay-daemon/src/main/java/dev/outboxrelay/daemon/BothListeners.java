@@ -43,6 +43,22 @@ final class BothListeners implements RelayListener {
   }
 
   @Override
+  public void onDeadLettered(String aggregateId, OutboxMessage message, String topic) {
+    first.onDeadLettered(aggregateId, message, topic);
+    second.onDeadLettered(aggregateId, message, topic);
+  }
+
+  @Override
+  public void onDeadLetterFailed(
+      String aggregateId,
+      dev.outboxrelay.core.PublishException failure,
+      int attempt,
+      java.time.Duration delay) {
+    first.onDeadLetterFailed(aggregateId, failure, attempt, delay);
+    second.onDeadLetterFailed(aggregateId, failure, attempt, delay);
+  }
+
+  @Override
   public void onFenced(int refusedMarks) {
     first.onFenced(refusedMarks);
     second.onFenced(refusedMarks);

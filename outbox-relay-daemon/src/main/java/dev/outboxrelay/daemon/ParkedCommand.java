@@ -46,8 +46,12 @@ final class ParkedCommand {
         out.printf("%d parked key(s) in relay %s%n", keys.size(), relay.name());
         for (ParkedKey k : keys) {
           out.printf(
-              "key=%s message=%s parked_at=%s reason=%s%n",
-              k.aggregateId(), k.messageId(), k.parkedAt(), k.reason());
+              "key=%s message=%s parked_at=%s dead_lettered=%s reason=%s%n",
+              k.aggregateId(),
+              k.messageId(),
+              k.parkedAt(),
+              k.deadLettered().map(Object::toString).orElse("no"),
+              k.reason());
         }
         out.printf(
             "%d discarded message(s): parked discarded lists them%n", s.admin.discarded().size());

@@ -142,6 +142,7 @@ final class RelayService implements AutoCloseable {
               .retention(retention)
               .strictOrder(config.strictOrder())
               .listenNotify(config.listenNotify())
+              .deadLetterTopic(config.publisher().deadLetterTopic().orElse(null))
               .listener(new BothListeners(metrics, health))
               .build();
     } else {

@@ -50,6 +50,20 @@ final class CompositeRelayListener implements RelayListener {
   }
 
   @Override
+  public void onDeadLettered(String aggregateId, OutboxMessage message, String topic) {
+    each(l -> l.onDeadLettered(aggregateId, message, topic));
+  }
+
+  @Override
+  public void onDeadLetterFailed(
+      String aggregateId,
+      dev.outboxrelay.core.PublishException failure,
+      int attempt,
+      java.time.Duration delay) {
+    each(l -> l.onDeadLetterFailed(aggregateId, failure, attempt, delay));
+  }
+
+  @Override
   public void onFenced(int refusedMarks) {
     each(l -> l.onFenced(refusedMarks));
   }

@@ -365,6 +365,12 @@ public class OutboxProperties implements Validator {
     /** PostgreSQL polling only: wake at commit through LISTEN/NOTIFY. */
     private boolean listenNotify = PollingSettings.LISTEN_NOTIFY.defaultValue();
 
+    /**
+     * Polling only: a topic each parked key's message is copied to once, with its reason in the
+     * header outbox-parked-reason; the key stays parked. Default: none (off).
+     */
+    private String deadLetterTopic = PollingSettings.DEAD_LETTER_TOPIC.defaultValue();
+
     public int getBatchSize() {
       return batchSize;
     }
@@ -443,6 +449,14 @@ public class OutboxProperties implements Validator {
 
     public void setListenNotify(boolean listenNotify) {
       this.listenNotify = listenNotify;
+    }
+
+    public String getDeadLetterTopic() {
+      return deadLetterTopic;
+    }
+
+    public void setDeadLetterTopic(String deadLetterTopic) {
+      this.deadLetterTopic = deadLetterTopic;
     }
   }
 }

@@ -64,6 +64,20 @@ final class PropertiesCheck {
           cdc && cdcPresent() ? CdcSettings.NAME : PollingSettings.NAME,
           r.getName());
     }
+    if (r.getDeadLetterTopic() != null) {
+      declared(
+          errors,
+          "relay.deadLetterTopic",
+          PollingSettings.DEAD_LETTER_TOPIC,
+          r.getDeadLetterTopic());
+      if (cdc) {
+        reject(
+            errors,
+            "relay.deadLetterTopic",
+            r.getDeadLetterTopic(),
+            "unset in cdc mode (the CDC relay has no dead-letter topic yet)");
+      }
+    }
     if (r.isStrictOrder() && r.getMode() == OutboxProperties.RelayMode.CDC) {
       reject(errors, "relay.strictOrder", true, "false in cdc mode (polling on PostgreSQL only)");
     }

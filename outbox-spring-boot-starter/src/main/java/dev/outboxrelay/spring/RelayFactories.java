@@ -34,6 +34,7 @@ final class RelayFactories {
             .backoffMax(p.getBackoffMax())
             .strictOrder(p.isStrictOrder())
             .listenNotify(p.isListenNotify())
+            .deadLetterTopic(p.getDeadLetterTopic())
             .listener(listener)
             .retention(
                 p.getKeepFor() == null

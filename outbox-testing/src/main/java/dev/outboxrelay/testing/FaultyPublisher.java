@@ -70,6 +70,17 @@ public final class FaultyPublisher implements Publisher {
         .toList();
   }
 
+  /** Dead-letter copies go to the real publisher untouched. */
+  @Override
+  public CompletionStage<List<PublishResult>> publishTo(String topic, List<OutboxMessage> batch) {
+    return delegate.publishTo(topic, batch);
+  }
+
+  @Override
+  public java.util.Optional<String> topicOf(OutboxMessage message) {
+    return delegate.topicOf(message);
+  }
+
   @Override
   public void close() {
     delegate.close();

@@ -98,7 +98,10 @@ final class ConfigBinder {
         n.value(of(PollingSettings.BACKOFF_MAX, mode)),
         retention(n),
         n.stringMap("debezium"),
-        new PublisherConfig(type.trim(), pub.stringMap("settings")),
+        new PublisherConfig(
+            type.trim(),
+            pub.stringMap("settings"),
+            Optional.ofNullable(pub.value(DaemonSettings.DEAD_LETTER_TOPIC))),
         reconcile(n.object("reconcile")));
   }
 

@@ -19,7 +19,7 @@ final class ConfigKeys {
           "publisher",
           "reconcile");
   static final Set<String> DATABASE = keys(DaemonSettings.DATABASE);
-  static final Set<String> PUBLISHER = Set.of("type", "settings");
+  static final Set<String> PUBLISHER = keys(DaemonSettings.PUBLISHER, "type", "settings");
   static final Set<String> RECONCILE = keys(DaemonSettings.RECONCILE);
 
   /** Mappings whose keys are passed through (client and Debezium settings). */

@@ -126,6 +126,12 @@ public final class DaemonSettings {
   public static final Setting<Boolean> RECONCILE_REPUBLISH =
       Setting.bool("republish", false, "send missing messages again with the same id");
 
+  /**
+   * {@code relays[].publisher.dead-letter-topic}: where a parked key's message is copied once
+   * (polling relays; off when unset). Declared by the relays ({@code RelaySettings}).
+   */
+  public static final Setting<String> DEAD_LETTER_TOPIC = PollingSettings.DEAD_LETTER_TOPIC;
+
   /** The relays' own settings a daemon relay accepts (defaults: polling's; see {@link #of}). */
   public static final List<Setting<?>> RELAY_TUNING =
       List.of(
@@ -141,6 +147,7 @@ public final class DaemonSettings {
 
   public static final List<Setting<?>> HTTP = List.of(HTTP_HOST, HTTP_PORT, HTTP_TOKEN);
   public static final List<Setting<?>> RELAY = List.of(NAME, MODE, TABLE, CREATE_SCHEMA, RETENTION);
+  public static final List<Setting<?>> PUBLISHER = List.of(DEAD_LETTER_TOPIC);
   public static final List<Setting<?>> DATABASE =
       List.of(DATABASE_URL, DATABASE_USERNAME, DATABASE_PASSWORD, POOL_SIZE);
   public static final List<Setting<?>> RECONCILE =

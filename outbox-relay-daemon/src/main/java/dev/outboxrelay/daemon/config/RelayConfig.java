@@ -71,16 +71,29 @@ public record RelayConfig(
   }
 
   /**
-   * A publisher found by its {@code PublisherFactory} name, with settings passed to that factory.
+   * A publisher found by its {@code PublisherFactory} name, with settings passed to that factory,
+   * and the relay's dead-letter topic for parked messages (polling relays), if any.
    */
-  public record PublisherConfig(String type, Map<String, String> settings) {
+  public record PublisherConfig(
+      String type, Map<String, String> settings, Optional<String> deadLetterTopic) {
     public PublisherConfig {
       settings = Map.copyOf(settings);
     }
 
+    /** Without a dead-letter topic. */
+    public PublisherConfig(String type, Map<String, String> settings) {
+      this(type, settings, Optional.empty());
+    }
+
     @Override
     public String toString() {
-      return "PublisherConfig[type=" + type + ", settings=" + settings.keySet() + "]";
+      return "PublisherConfig[type="
+          + type
+          + ", settings="
+          + settings.keySet()
+          + ", deadLetterTopic="
+          + deadLetterTopic.orElse(null)
+          + "]";
     }
   }
 }

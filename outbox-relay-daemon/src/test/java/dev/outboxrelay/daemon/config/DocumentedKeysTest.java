@@ -72,7 +72,8 @@ class DocumentedKeysTest {
           Map.entry("relays[].reconcile.republish", "true"),
           Map.entry("relays[].debezium", Map.of("snapshot.mode", "initial")),
           Map.entry("relays[].publisher.type", "rocketmq"),
-          Map.entry("relays[].publisher.settings", Map.of("max.request.size", "2048")));
+          Map.entry("relays[].publisher.settings", Map.of("max.request.size", "2048")),
+          Map.entry("relays[].publisher.dead-letter-topic", "orders.dead-letters"));
 
   /** Keys valid only with another setting: debezium settings are for CDC relays. */
   private static final Map<String, Map<String, String>> NEEDS =
@@ -119,6 +120,7 @@ class DocumentedKeysTest {
     DaemonSettings.RELAY_TUNING.forEach(s -> out.put("relays[]." + s.key(), s));
     DaemonSettings.DATABASE.forEach(s -> out.put("relays[].database." + s.key(), s));
     DaemonSettings.RECONCILE.forEach(s -> out.put("relays[].reconcile." + s.key(), s));
+    DaemonSettings.PUBLISHER.forEach(s -> out.put("relays[].publisher." + s.key(), s));
     return out;
   }
 

@@ -28,6 +28,7 @@ public final class PollingRelayBuilder {
   private Retention retention = Retention.deleteImmediately();
   private boolean strictOrder = PollingSettings.STRICT_ORDER.defaultValue();
   private boolean listenNotify = PollingSettings.LISTEN_NOTIFY.defaultValue();
+  private String deadLetterTopic = PollingSettings.DEAD_LETTER_TOPIC.defaultValue();
   private RelayListener listener = new RelayListener() {};
 
   PollingRelayBuilder() {}
@@ -127,6 +128,21 @@ public final class PollingRelayBuilder {
     return this;
   }
 
+  /**
+   * A topic each parked key's message is copied to once, through the relay's publisher ({@link
+   * Publisher#publishTo}), with the reason in the header {@code outbox-parked-reason}; the key
+   * stays parked until an operator unparks or discards it. Null turns it off. Needs the table
+   * {@code <table>_dead_letter} (migration {@code V5__dead_letter.sql}). Default: off.
+   *
+   * @throws OutboxConfigException if the name is not 1 to 127 characters from {@code
+   *     [a-zA-Z0-9._-]}
+   */
+  public PollingRelayBuilder deadLetterTopic(String deadLetterTopic) {
+    this.deadLetterTopic =
+        deadLetterTopic == null ? null : PollingSettings.DEAD_LETTER_TOPIC.check(deadLetterTopic);
+    return this;
+  }
+
   /** Metrics and test callbacks. Default: none. */
   public PollingRelayBuilder listener(RelayListener listener) {
     this.listener = Objects.requireNonNull(listener, "listener");
@@ -166,6 +182,7 @@ public final class PollingRelayBuilder {
             retention,
             strictOrder,
             listenNotify,
+            java.util.Optional.ofNullable(deadLetterTopic),
             listener));
   }
 }

@@ -24,6 +24,7 @@ record PollingRelayConfig(
     Retention retention,
     boolean strictOrder,
     boolean listenNotify,
+    java.util.Optional<String> deadLetterTopic,
     RelayListener listener) {
 
   /** Exponential backoff with jitter (factor 2, randomisation 0.5), bounded by backoffMax. */

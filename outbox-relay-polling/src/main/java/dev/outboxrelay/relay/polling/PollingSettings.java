@@ -54,6 +54,9 @@ public final class PollingSettings {
   public static final Setting<Boolean> LISTEN_NOTIFY =
       Setting.bool("listen-notify", true, "PostgreSQL: wake on the trigger's NOTIFY at commit");
 
+  /** A parked key's message is copied there once; off when unset. */
+  public static final Setting<String> DEAD_LETTER_TOPIC = RelaySettings.DEAD_LETTER_TOPIC;
+
   /** Every setting above, in the README's order. */
   public static final List<Setting<?>> ALL =
       List.of(
@@ -66,7 +69,8 @@ public final class PollingSettings {
           BACKOFF_INITIAL,
           BACKOFF_MAX,
           STRICT_ORDER,
-          LISTEN_NOTIFY);
+          LISTEN_NOTIFY,
+          DEAD_LETTER_TOPIC);
 
   private PollingSettings() {}
 }

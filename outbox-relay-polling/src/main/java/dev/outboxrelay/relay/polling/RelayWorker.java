@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * always falls in one bucket, so no key is ever in two batches at once and per-key order is exactly
  * as with one batch at a time. When a round of lanes returns no full batch, the relay applies every
  * batch in flight and goes back to single claims; it does so as well before it sleeps, rebalances
- * its leases or stops.
+ * its leases or stops. With a dead-letter topic, a pass also copies parked keys' messages there
+ * when a {@link DeadLetterSweep} is due (parked keys are never claimed, so this cannot overtake a
+ * batch in flight).
  */
 final class RelayWorker implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(RelayWorker.class);
@@ -35,6 +37,7 @@ final class RelayWorker implements Runnable {
   private final BatchPublisher batches;
   private final Waker waker;
   private final IntervalFunction outageBackoff;
+  private final DeadLetterSweep deadLetters;
   private volatile boolean running = true;
   private volatile boolean aborted;
   private volatile boolean leasesTaken; // the first rebalance ran
@@ -67,6 +70,7 @@ final class RelayWorker implements Runnable {
     this.batches = batches;
     this.waker = waker;
     this.outageBackoff = config.backoff();
+    this.deadLetters = new DeadLetterSweep(config, store);
     // Strict order publishes one sequence prefix at a time: one lane.
     this.inFlight =
         new BatchPublisher.InFlight[config.strictOrder() ? 1 : config.inFlightBatches()];
@@ -130,6 +134,7 @@ final class RelayWorker implements Runnable {
       nextRebalanceNanos = now + config.leaseDuration().toNanos() / 3;
       if (!before.equals(leases.usable())) {
         batches.forgetBackoff();
+        deadLetters.forgetBackoff();
         config.listener().onLeasesChanged(leases.usable());
       }
     }
@@ -141,6 +146,7 @@ final class RelayWorker implements Runnable {
       } while (deleted == 1000);
       nextPurgeNanos = now + Math.min(Duration.ofSeconds(30).toNanos(), window.toNanos());
     }
+    deadLetters.run(leases.usable());
     int lane = nextLane;
     nextLane = (lane + 1) % active;
     // The lane's previous batch is applied before its buckets are claimed again (with one lane:

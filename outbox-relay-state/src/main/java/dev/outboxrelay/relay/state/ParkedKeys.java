@@ -16,9 +16,13 @@ final class ParkedKeys {
     List<ParkedKey> keys = new ArrayList<>();
     try (PreparedStatement ps =
             c.prepareStatement(
-                "SELECT aggregateid, message_id, bucket, reason, parked_at FROM "
+                "SELECT p.aggregateid, p.message_id, p.bucket, p.reason, p.parked_at, d.sent_at"
+                    + " FROM "
                     + sql.parked()
-                    + " ORDER BY parked_at, aggregateid");
+                    + " p LEFT JOIN "
+                    + sql.deadLetter()
+                    + " d ON d.aggregateid = p.aggregateid AND d.message_id = p.message_id"
+                    + " AND d.parked_at = p.parked_at ORDER BY p.parked_at, p.aggregateid");
         ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
         keys.add(
@@ -27,7 +31,8 @@ final class ParkedKeys {
                 UUID.fromString(rs.getString(2)),
                 rs.getInt(3),
                 rs.getString(4),
-                rs.getTimestamp(5).toInstant()));
+                rs.getTimestamp(5).toInstant(),
+                rs.getTimestamp(6) == null ? null : rs.getTimestamp(6).toInstant()));
       }
     }
     return keys;

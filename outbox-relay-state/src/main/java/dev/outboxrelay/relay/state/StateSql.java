@@ -21,22 +21,27 @@ import java.util.UUID;
  *       {@code parked_at} on the database clock). Written by both relays, read by both (a parked
  *       key's rows are skipped), deleted by the operator.
  *   <li>{@code <table>_discarded}: messages an operator dropped ({@code message_id} primary key).
+ *   <li>{@code <table>_dead_letter}: one row per parked key whose message was copied to the
+ *       dead-letter topic ({@code aggregateid} primary key, {@code message_id}, {@code parked_at}
+ *       of the parking it was for, {@code topic}, {@code sent_at}). A row counts only while it
+ *       matches the key's parked row (same message and {@code parked_at}): a key unparked and
+ *       parked again is copied again.
  *   <li>{@code <table>_lease} and {@code <table>_relay}: the polling relay's key-bucket leases and
  *       heartbeats; the CDC relay has none, {@link OutboxAdmin#leaseOwners} reads them.
  * </ul>
  *
  * <p>The DDL of these tables is part of the table contract installed with the outbox table: the
  * writer's {@code OutboxSchema.createIfMissing} or its Flyway migrations {@code
- * db/outbox/<dialect>/V2__polling_relay_state.sql} and {@code V3__discarded.sql} (kept under those
- * names: a renamed or edited migration fails Flyway's validation of existing schemas). Immutable,
- * thread-safe.
+ * db/outbox/<dialect>/V2__polling_relay_state.sql}, {@code V3__discarded.sql} and {@code
+ * V5__dead_letter.sql} (kept under those names: a renamed or edited migration fails Flyway's
+ * validation of existing schemas). Immutable, thread-safe.
  */
 public final class StateSql {
   /** Longest reason stored for a parked key; longer reasons are cut ({@link #reason}). */
   public static final int MAX_REASON_LENGTH = 2000;
 
-  /** Companion tables every relay needs: parked keys and discards. */
-  public static final List<String> SHARED_TABLES = List.of("parked", "discarded");
+  /** Companion tables every relay needs: parked keys, discards and dead-letter copies. */
+  public static final List<String> SHARED_TABLES = List.of("parked", "discarded", "dead_letter");
 
   /** Companion tables only the polling relay needs: leases and heartbeats. */
   public static final List<String> LEASE_TABLES = List.of("lease", "relay");
@@ -48,6 +53,7 @@ public final class StateSql {
   private final String discarded;
   private final String lease;
   private final String relay;
+  private final String deadLetter;
 
   private StateSql(OutboxTable table, SqlDialect dialect) {
     this.table = table;
@@ -57,6 +63,7 @@ public final class StateSql {
     this.discarded = table.qualifiedCompanion(dialect, "discarded");
     this.lease = table.qualifiedCompanion(dialect, "lease");
     this.relay = table.qualifiedCompanion(dialect, "relay");
+    this.deadLetter = table.qualifiedCompanion(dialect, "dead_letter");
   }
 
   /** The state tables of {@code table} in {@code dialect}. */
@@ -87,6 +94,70 @@ public final class StateSql {
   /** {@code <table>_discarded}, qualified and quoted. */
   public String discarded() {
     return discarded;
+  }
+
+  /** {@code <table>_dead_letter}, qualified and quoted. */
+  public String deadLetter() {
+    return deadLetter;
+  }
+
+  /**
+   * A condition on the parked row aliased {@code p}: its message was copied to the dead-letter
+   * topic for this parking.
+   */
+  String deadLettered(boolean copied) {
+    return (copied ? "EXISTS" : "NOT EXISTS")
+        + " (SELECT 1 FROM "
+        + deadLetter
+        + " d WHERE d.aggregateid = p.aggregateid AND d.message_id = p.message_id"
+        + " AND d.parked_at = p.parked_at)";
+  }
+
+  /**
+   * Parked keys whose message is not copied yet, oldest parking first, with the message's row:
+   * {@code OutboxRows.selectList} columns, the bucket, then the parked reason and {@code
+   * parked_at}. Parameters: {@code buckets} bucket numbers (none: every bucket), then the limit.
+   */
+  String deadLetterDue(int buckets) {
+    String inBuckets =
+        buckets == 0
+            ? ""
+            : " AND p.bucket IN ("
+                + String.join(", ", java.util.Collections.nCopies(buckets, "?"))
+                + ")";
+    return "SELECT "
+        + dev.outboxrelay.core.rows.OutboxRows.selectList(table, dialect)
+            .replaceAll("(^|, )", "$1o.")
+        + ", o."
+        + col(OutboxColumn.BUCKET)
+        + ", p.reason, p.parked_at FROM "
+        + parked
+        + " p JOIN "
+        + outbox
+        + " o ON o."
+        + col(OutboxColumn.ID)
+        + " = p.message_id WHERE "
+        + deadLettered(false)
+        + inBuckets
+        + " ORDER BY p.parked_at LIMIT ?";
+  }
+
+  /** Forgets an earlier copy of the key (parameter 1): a copy for a former parking. */
+  String forgetDeadLetter() {
+    return "DELETE FROM " + deadLetter + " WHERE aggregateid = ?";
+  }
+
+  /**
+   * Records the copy of a parked message, only while the key is still parked at it. Parameters:
+   * topic, aggregateid, message id ({@link #setId}).
+   */
+  String recordDeadLetter() {
+    return "INSERT INTO "
+        + deadLetter
+        + " (aggregateid, message_id, parked_at, topic) SELECT aggregateid, message_id, parked_at, ?"
+        + " FROM "
+        + parked
+        + " WHERE aggregateid = ? AND message_id = ?";
   }
 
   /** {@code <table>_lease} (the polling relay's key-bucket leases), qualified and quoted. */

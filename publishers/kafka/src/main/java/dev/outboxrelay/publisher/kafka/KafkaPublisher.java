@@ -78,6 +78,22 @@ public final class KafkaPublisher implements Publisher {
 
   @Override
   public CompletionStage<List<PublishResult>> publish(List<OutboxMessage> batch) {
+    return publish(batch, topics);
+  }
+
+  /** As {@link #publish}, every message to {@code topic} (the relay's dead-letter topic). */
+  @Override
+  public CompletionStage<List<PublishResult>> publishTo(String topic, List<OutboxMessage> batch) {
+    return publish(batch, TopicTemplate.of(topic));
+  }
+
+  @Override
+  public java.util.Optional<String> topicOf(OutboxMessage message) {
+    return java.util.Optional.of(topics.topicFor(message));
+  }
+
+  private CompletionStage<List<PublishResult>> publish(
+      List<OutboxMessage> batch, TopicTemplate topics) {
     List<CompletableFuture<PublishResult>> results = new ArrayList<>(batch.size());
     Set<String> failedKeys = new HashSet<>();
     PublishException unreachable = null;
@@ -87,7 +103,7 @@ public final class KafkaPublisher implements Publisher {
       } else if (failedKeys.contains(m.aggregateId())) {
         results.add(skipped(m));
       } else {
-        CompletableFuture<PublishResult> r = send(m);
+        CompletableFuture<PublishResult> r = send(m, topics);
         results.add(r);
         // Errors found before anything was sent (too large, no metadata) complete at once: stop
         // the key so no later message of it can overtake this one; if the broker could not even
@@ -103,7 +119,7 @@ public final class KafkaPublisher implements Publisher {
         .thenApply(v -> results.stream().map(CompletableFuture::join).toList());
   }
 
-  private CompletableFuture<PublishResult> send(OutboxMessage m) {
+  private CompletableFuture<PublishResult> send(OutboxMessage m, TopicTemplate topics) {
     CompletableFuture<PublishResult> result = new CompletableFuture<>();
     Producer<byte[], byte[]> p = producer();
     if (p == null) {
@@ -115,7 +131,7 @@ public final class KafkaPublisher implements Publisher {
         new java.util.concurrent.atomic.AtomicBoolean(true);
     try {
       p.send(
-          record(m),
+          record(m, topics),
           (metadata, error) -> {
             if (error != null && !sending.get()) {
               abandon(p, error);
@@ -143,6 +159,10 @@ public final class KafkaPublisher implements Publisher {
   }
 
   ProducerRecord<byte[], byte[]> record(OutboxMessage m) {
+    return record(m, topics);
+  }
+
+  private static ProducerRecord<byte[], byte[]> record(OutboxMessage m, TopicTemplate topics) {
     RecordHeaders headers = new RecordHeaders();
     headers.add(MessageContract.HEADER_ID, utf8(m.id().toString()));
     headers.add(MessageContract.HEADER_TYPE, utf8(m.type()));

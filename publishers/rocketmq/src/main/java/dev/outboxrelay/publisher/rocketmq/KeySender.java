@@ -45,6 +45,16 @@ final class KeySender {
     this.backoff = backoff;
   }
 
+  /** The same sender with every message going to {@code topics} (the dead-letter topic). */
+  KeySender withTopics(TopicTemplate topics) {
+    return new KeySender(producer, topics, policy, maxAttempts, backoff);
+  }
+
+  /** The topic this sender sends the message to. */
+  String topicFor(OutboxMessage m) {
+    return topics.topicFor(m);
+  }
+
   /**
    * One result per message, in order. {@code unreachable} is shared by the keys of a batch: once
    * the broker could not be reached, the remaining messages fail at once instead of each waiting.

@@ -48,19 +48,35 @@ public final class RocketMqPublisher implements Publisher {
 
   @Override
   public CompletionStage<List<PublishResult>> publish(List<OutboxMessage> batch) {
+    return publish(batch, sender);
+  }
+
+  /** As {@link #publish}, every message to {@code topic} (the relay's dead-letter topic). */
+  @Override
+  public CompletionStage<List<PublishResult>> publishTo(String topic, List<OutboxMessage> batch) {
+    return publish(batch, sender.withTopics(TopicTemplate.of(topic)));
+  }
+
+  @Override
+  public java.util.Optional<String> topicOf(OutboxMessage message) {
+    return java.util.Optional.of(sender.topicFor(message));
+  }
+
+  private CompletionStage<List<PublishResult>> publish(
+      List<OutboxMessage> batch, KeySender sender) {
     Map<String, List<OutboxMessage>> byKey = new LinkedHashMap<>();
     batch.forEach(m -> byKey.computeIfAbsent(m.aggregateId(), k -> new ArrayList<>()).add(m));
     AtomicReference<PublishException> down = new AtomicReference<>();
     List<CompletableFuture<List<PublishResult>>> perKey = new ArrayList<>(byKey.size());
     for (List<OutboxMessage> ofOneKey : byKey.values()) {
-      perKey.add(sendAsync(ofOneKey, down));
+      perKey.add(sendAsync(sender, ofOneKey, down));
     }
     return CompletableFuture.allOf(perKey.toArray(CompletableFuture[]::new))
         .thenApply(v -> inInputOrder(batch, perKey));
   }
 
   private CompletableFuture<List<PublishResult>> sendAsync(
-      List<OutboxMessage> ofOneKey, AtomicReference<PublishException> down) {
+      KeySender sender, List<OutboxMessage> ofOneKey, AtomicReference<PublishException> down) {
     try {
       return CompletableFuture.supplyAsync(() -> sender.send(ofOneKey, down), senders)
           .exceptionally(e -> failAll(ofOneKey, e));
