@@ -87,6 +87,25 @@ class OutboxPropertiesValidationTest {
   }
 
   @Test
+  void aBadDeadLetterTopicIsNamedWithItsValueAndCdcRefusesOne() {
+    RUNNER
+        .withPropertyValues("outbox.relay.dead-letter-topic=dead letters")
+        .run(
+            c ->
+                assertThat(c.getStartupFailure())
+                    .hasStackTraceContaining(
+                        "outbox.relay.dead-letter-topic must be 1 to 127 characters from"
+                            + " [a-zA-Z0-9._-], but was 'dead letters'"));
+    RUNNER
+        .withPropertyValues("outbox.relay.mode=cdc", "outbox.relay.dead-letter-topic=orders-dlq")
+        .run(
+            c ->
+                assertThat(c.getStartupFailure())
+                    .hasStackTraceContaining(
+                        "outbox.relay.dead-letter-topic must be unset in cdc mode"));
+  }
+
+  @Test
   void anUnknownModeNamesTheProperty() {
     RUNNER
         .withPropertyValues("outbox.relay.mode=sideways")

@@ -336,6 +336,52 @@ class ConfigLoaderTest {
         .isEqualTo(false);
   }
 
+  @Test
+  void aDeadLetterTopicIsOffByDefaultAndABadOneIsNamedWithItsKeyAndValue() {
+    assertThat(ConfigLoader.parse(MINIMAL, Map.of()).relays().get(0).publisher().deadLetterTopic())
+        .isEmpty();
+    String withTopic =
+        MINIMAL.replace("    type: kafka", "    type: kafka\n      dead-letter-topic: %s");
+    assertThat(
+            ConfigLoader.parse(withTopic.formatted("orders.dead-letters"), Map.of())
+                .relays()
+                .get(0)
+                .publisher()
+                .deadLetterTopic())
+        .contains("orders.dead-letters");
+    assertThatThrownBy(() -> ConfigLoader.parse(withTopic.formatted("'dead letters'"), Map.of()))
+        .hasMessageStartingWith(
+            "relays[0].publisher.dead-letter-topic must be 1 to 127 characters from"
+                + " [a-zA-Z0-9._-], but was 'dead letters'");
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.parse(
+                    MINIMAL.replace(
+                        "    type: kafka", "    type: kafka\n      dead-letter-topc: x"),
+                    Map.of()))
+        .hasMessageContaining("relays[0].publisher.dead-letter-topc is not a known key");
+    assertThat(
+            ConfigLoader.parse(
+                    MINIMAL, Map.of("OUTBOX_RELAYS_0_PUBLISHER_DEAD_LETTER_TOPIC", "orders-dlq"))
+                .relays()
+                .get(0)
+                .publisher()
+                .deadLetterTopic())
+        .contains("orders-dlq");
+  }
+
+  @Test
+  void aCdcRelayRefusesADeadLetterTopic() {
+    String cdc =
+        MINIMAL
+            .replace("  - name: orders", "  - name: orders\n    mode: cdc")
+            .replace("    type: kafka", "    type: kafka\n      dead-letter-topic: orders-dlq");
+    assertThatThrownBy(() -> ConfigLoader.parse(cdc, Map.of()))
+        .hasMessageStartingWith(
+            "relays[0].publisher.dead-letter-topic is for mode polling only (the CDC relay has no"
+                + " dead-letter topic yet), but was 'orders-dlq' (config, line 10, column 7)");
+  }
+
   private static DaemonConfig parseWith(String relayLine) {
     return ConfigLoader.parse(
         MINIMAL.replace("  - name: orders", "  - name: orders\n    " + relayLine), Map.of());

@@ -28,6 +28,22 @@ class PollingRelayBuilderTest {
   }
 
   @Test
+  void aDeadLetterTopicIsCheckedAndNullTurnsItOff() {
+    assertThatThrownBy(() -> PollingRelay.builder().deadLetterTopic("orders dead letters"))
+        .isInstanceOf(OutboxConfigException.class)
+        .hasMessage(
+            "deadLetterTopic must be 1 to 127 characters from [a-zA-Z0-9._-], but was 'orders"
+                + " dead letters'");
+    assertThatThrownBy(() -> PollingRelay.builder().deadLetterTopic("x".repeat(128)))
+        .hasMessageStartingWith("deadLetterTopic must be 1 to 127 characters");
+    assertThatThrownBy(() -> PollingRelay.builder().deadLetterTopic(".."))
+        .hasMessage(
+            "deadLetterTopic must be 1 to 127 characters from [a-zA-Z0-9._-], but was '..'");
+    assertThat(PollingSettings.DEAD_LETTER_TOPIC.defaultValue()).as("off by default").isNull();
+    PollingRelay.builder().deadLetterTopic("orders.dead-letters_1").deadLetterTopic(null);
+  }
+
+  @Test
   void requiresDataSourceAndPublisher() {
     assertThatThrownBy(() -> PollingRelay.builder().publisher(new InMemoryPublisher()).build())
         .hasMessage("dataSource is required, but was null");
