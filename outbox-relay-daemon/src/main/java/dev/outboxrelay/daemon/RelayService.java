@@ -161,6 +161,7 @@ final class RelayService implements AutoCloseable {
               .publishTimeout(config.publishTimeout())
               .backoff(config.backoffInitial(), config.backoffMax())
               .debeziumProperties(config.debezium())
+              .deadLetterTopic(config.publisher().deadLetterTopic().orElse(null))
               .listener(new BothListeners(metrics, health));
       config.keepPublishedFor().ifPresent(b::keepPublishedFor);
       relay = b.build();

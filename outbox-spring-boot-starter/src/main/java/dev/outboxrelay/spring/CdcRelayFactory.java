@@ -52,6 +52,7 @@ final class CdcRelayFactory {
             .publishTimeout(p.getPublishTimeout())
             .backoff(p.getBackoffInitial(), p.getBackoffMax())
             .debeziumProperties(cdc.getDebezium())
+            .deadLetterTopic(p.getDeadLetterTopic())
             .listener(listener);
     if (p.getPollInterval() != null) {
       b.pollInterval(p.getPollInterval());

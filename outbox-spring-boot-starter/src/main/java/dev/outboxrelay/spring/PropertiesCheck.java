@@ -70,13 +70,6 @@ final class PropertiesCheck {
           "relay.deadLetterTopic",
           PollingSettings.DEAD_LETTER_TOPIC,
           r.getDeadLetterTopic());
-      if (cdc) {
-        reject(
-            errors,
-            "relay.deadLetterTopic",
-            r.getDeadLetterTopic(),
-            "unset in cdc mode (the CDC relay has no dead-letter topic yet)");
-      }
     }
     if (r.isStrictOrder() && r.getMode() == OutboxProperties.RelayMode.CDC) {
       reject(errors, "relay.strictOrder", true, "false in cdc mode (polling on PostgreSQL only)");

@@ -87,7 +87,7 @@ class OutboxPropertiesValidationTest {
   }
 
   @Test
-  void aBadDeadLetterTopicIsNamedWithItsValueAndCdcRefusesOne() {
+  void aBadDeadLetterTopicIsNamedWithItsValue() {
     RUNNER
         .withPropertyValues("outbox.relay.dead-letter-topic=dead letters")
         .run(
@@ -96,13 +96,6 @@ class OutboxPropertiesValidationTest {
                     .hasStackTraceContaining(
                         "outbox.relay.dead-letter-topic must be 1 to 127 characters from"
                             + " [a-zA-Z0-9._-], but was 'dead letters'"));
-    RUNNER
-        .withPropertyValues("outbox.relay.mode=cdc", "outbox.relay.dead-letter-topic=orders-dlq")
-        .run(
-            c ->
-                assertThat(c.getStartupFailure())
-                    .hasStackTraceContaining(
-                        "outbox.relay.dead-letter-topic must be unset in cdc mode"));
   }
 
   @Test

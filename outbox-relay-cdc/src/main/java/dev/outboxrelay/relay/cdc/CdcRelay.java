@@ -5,6 +5,7 @@ import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.RelayState;
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.relay.state.DeadLetterSweep;
 import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
@@ -48,6 +49,7 @@ public final class CdcRelay implements Relay {
   private DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
   private ExecutorService engineThread;
   private ScheduledExecutorService maintenance;
+  private ScheduledExecutorService deadLetters; // null without a dead-letter topic
   private Thread standby;
   // Volatile: state() reads them without the monitor, which start() and close() hold for long.
   private volatile CdcProcessor processor;
@@ -171,10 +173,53 @@ public final class CdcRelay implements Relay {
     startEngine();
     maintenance = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "-maintenance"));
     maintenance.scheduleWithFixedDelay(this::maintain, 200, 200, TimeUnit.MILLISECONDS);
+    startDeadLetters();
     if (!awaitEstablished()) {
       return;
     }
     log.info("{} - streaming {} from {}", config.name(), config.table(), config.source().dialect());
+  }
+
+  /**
+   * With a dead-letter topic: the sweep runs on a thread of its own, so that a slow broker never
+   * delays the maintenance (the source lock's check, the engine's restart). Only the relay that
+   * streams sweeps; the keys are those the processor parked (or any parked key of the table).
+   */
+  private void startDeadLetters() {
+    config
+        .deadLetterTopic()
+        .ifPresent(
+            topic -> {
+              DeadLetterSweep sweep =
+                  new DeadLetterSweep(
+                      new DeadLetterSweep.Settings(
+                          config.name(),
+                          config.publisher(),
+                          topic,
+                          config.publishTimeout(),
+                          config.backoff(),
+                          config.listener()),
+                      () -> {
+                        java.sql.Connection c = config.dataSource().getConnection();
+                        c.setAutoCommit(true);
+                        c.setTransactionIsolation(java.sql.Connection.TRANSACTION_READ_COMMITTED);
+                        return c;
+                      },
+                      sql.state);
+              deadLetters =
+                  Executors.newSingleThreadScheduledExecutor(r -> thread(r, "-dead-letters"));
+              deadLetters.scheduleWithFixedDelay(
+                  () -> {
+                    try {
+                      sweep.run(java.util.List.of());
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  },
+                  200,
+                  200,
+                  TimeUnit.MILLISECONDS);
+            });
   }
 
   /**
@@ -320,6 +365,9 @@ public final class CdcRelay implements Relay {
     }
     processor.stop();
     maintenance.shutdownNow();
+    if (deadLetters != null) {
+      deadLetters.shutdownNow();
+    }
     if (abrupt) {
       // As a killed process: stop mid-batch at once, then drop the lock's connection.
       engineThread.shutdownNow();

@@ -29,6 +29,7 @@ public final class CdcRelayBuilder {
   private Duration backoffInitial = CdcSettings.BACKOFF_INITIAL.defaultValue();
   private Duration backoffMax = CdcSettings.BACKOFF_MAX.defaultValue();
   private final Properties debezium = new Properties();
+  private String deadLetterTopic = CdcSettings.DEAD_LETTER_TOPIC.defaultValue();
   private RelayListener listener = new RelayListener() {};
 
   CdcRelayBuilder() {}
@@ -123,6 +124,22 @@ public final class CdcRelayBuilder {
   }
 
   /** Metrics and test callbacks. Default: none. */
+  /**
+   * A topic each parked key's message is copied to once, through the relay's publisher, with the
+   * reason in the header {@code outbox-parked-reason}; the key stays parked until an operator
+   * unparks or discards it. Only the relay that streams (holds the source lock) copies. Null turns
+   * it off. Needs {@code <table>_dead_letter} (migration {@code V5__dead_letter.sql}). Default:
+   * off.
+   *
+   * @throws OutboxConfigException if the name is not 1 to 127 characters from {@code
+   *     [a-zA-Z0-9._-]}
+   */
+  public CdcRelayBuilder deadLetterTopic(String deadLetterTopic) {
+    this.deadLetterTopic =
+        deadLetterTopic == null ? null : CdcSettings.DEAD_LETTER_TOPIC.check(deadLetterTopic);
+    return this;
+  }
+
   public CdcRelayBuilder listener(RelayListener listener) {
     this.listener = Objects.requireNonNull(listener, "listener");
     return this;
@@ -153,6 +170,7 @@ public final class CdcRelayBuilder {
             backoffInitial,
             backoffMax,
             debezium,
+            java.util.Optional.ofNullable(deadLetterTopic),
             listener));
   }
 

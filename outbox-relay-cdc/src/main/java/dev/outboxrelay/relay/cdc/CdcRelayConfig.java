@@ -25,6 +25,7 @@ record CdcRelayConfig(
     Duration backoffInitial,
     Duration backoffMax,
     Properties debezium,
+    java.util.Optional<String> deadLetterTopic,
     RelayListener listener) {
 
   SourceDatabase source() {

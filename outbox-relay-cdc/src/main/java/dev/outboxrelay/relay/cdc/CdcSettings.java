@@ -44,6 +44,9 @@ public final class CdcSettings {
           Duration.ofMillis(1),
           "keep published rows this long; unset: delete right after capture");
 
+  /** A parked key's message is copied there once; off when unset. */
+  public static final Setting<String> DEAD_LETTER_TOPIC = RelaySettings.DEAD_LETTER_TOPIC;
+
   /** Every setting above, in the README's order. */
   public static final List<Setting<?>> ALL =
       List.of(
@@ -53,7 +56,8 @@ public final class CdcSettings {
           POLL_INTERVAL,
           PUBLISH_TIMEOUT,
           BACKOFF_INITIAL,
-          BACKOFF_MAX);
+          BACKOFF_MAX,
+          DEAD_LETTER_TOPIC);
 
   private CdcSettings() {}
 }

@@ -36,12 +36,6 @@ final class CrossChecks {
           r.backoffMax(),
           "must be at least backoff-initial " + r.backoffInitial());
     }
-    if (cdc && r.publisher().deadLetterTopic().isPresent()) {
-      throw new OutboxConfigException(
-          n.key("publisher.dead-letter-topic"),
-          r.publisher().deadLetterTopic().get(),
-          "is for mode polling only (the CDC relay has no dead-letter topic yet)");
-    }
     if (!r.debezium().isEmpty() && !cdc) {
       throw new OutboxConfigException(
           n.key("debezium"), r.debezium().keySet(), "is for mode cdc only");

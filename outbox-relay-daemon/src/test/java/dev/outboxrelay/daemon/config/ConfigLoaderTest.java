@@ -371,15 +371,13 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void aCdcRelayRefusesADeadLetterTopic() {
+  void aCdcRelayTakesADeadLetterTopicToo() {
     String cdc =
         MINIMAL
             .replace("  - name: orders", "  - name: orders\n    mode: cdc")
             .replace("    type: kafka", "    type: kafka\n      dead-letter-topic: orders-dlq");
-    assertThatThrownBy(() -> ConfigLoader.parse(cdc, Map.of()))
-        .hasMessageStartingWith(
-            "relays[0].publisher.dead-letter-topic is for mode polling only (the CDC relay has no"
-                + " dead-letter topic yet), but was 'orders-dlq' (config, line 10, column 7)");
+    assertThat(ConfigLoader.parse(cdc, Map.of()).relays().get(0).publisher().deadLetterTopic())
+        .contains("orders-dlq");
   }
 
   private static DaemonConfig parseWith(String relayLine) {

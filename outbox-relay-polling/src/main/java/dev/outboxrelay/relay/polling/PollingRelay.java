@@ -78,7 +78,7 @@ public final class PollingRelay implements Relay {
             config.dataSource(), sql, owner, config.retention().keepsRows(), config.strictOrder());
     Waker waker = new Waker();
     batches = new BatchPublisher(config, store);
-    worker = new RelayWorker(config, leases, store, batches, waker);
+    worker = new RelayWorker(config, leases, store, batches, waker, sql.state);
     log.info("{} - starting as {} on {} table {}", config.name(), owner, dialect, config.table());
     if (config.listenNotify() && dialect == SqlDialect.POSTGRESQL && pgjdbcPresent()) {
       notifyListener =

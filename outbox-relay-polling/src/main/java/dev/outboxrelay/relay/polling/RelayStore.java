@@ -6,7 +6,6 @@ import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 import dev.outboxrelay.core.SqlBatch;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.PendingRow;
-import dev.outboxrelay.relay.state.DeadLetters;
 import dev.outboxrelay.relay.state.StateSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -186,28 +185,6 @@ final class RelayStore {
       ps.setString(1, key);
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next();
-      }
-    }
-  }
-
-  /** Parked keys of the buckets whose message is not copied to the dead-letter topic yet. */
-  List<DeadLetters.Due> deadLetterDue(List<Integer> buckets, int limit) throws SQLException {
-    try (Connection c = connection()) {
-      return DeadLetters.due(c, sql.state, buckets, limit);
-    }
-  }
-
-  /** Records a dead-letter copy; false if the key is no longer parked at that message. */
-  boolean recordDeadLetter(DeadLetters.Due due, String topic) throws SQLException {
-    try (Connection c = connection()) {
-      c.setAutoCommit(false);
-      try {
-        boolean recorded = DeadLetters.record(c, sql.state, due, topic);
-        c.commit();
-        return recorded;
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
       }
     }
   }

@@ -2,6 +2,8 @@ package dev.outboxrelay.relay.polling;
 
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.rows.PendingRow;
+import dev.outboxrelay.relay.state.DeadLetterSweep;
+import dev.outboxrelay.relay.state.StateSql;
 import io.github.resilience4j.core.IntervalFunction;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -24,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * as with one batch at a time. When a round of lanes returns no full batch, the relay applies every
  * batch in flight and goes back to single claims; it does so as well before it sleeps, rebalances
  * its leases or stops. With a dead-letter topic, a pass also copies parked keys' messages there
- * when a {@link DeadLetterSweep} is due (parked keys are never claimed, so this cannot overtake a
- * batch in flight).
+ * when its {@link DeadLetterSweep} (outbox-relay-state) is due, for the buckets it holds (parked
+ * keys are never claimed, so this cannot overtake a batch in flight).
  */
 final class RelayWorker implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(RelayWorker.class);
@@ -63,14 +65,30 @@ final class RelayWorker implements Runnable {
       Leases leases,
       RelayStore store,
       BatchPublisher batches,
-      Waker waker) {
+      Waker waker,
+      StateSql state) {
     this.config = config;
     this.leases = leases;
     this.store = store;
     this.batches = batches;
     this.waker = waker;
     this.outageBackoff = config.backoff();
-    this.deadLetters = new DeadLetterSweep(config, store);
+    this.deadLetters =
+        config
+            .deadLetterTopic()
+            .map(
+                topic ->
+                    new DeadLetterSweep(
+                        new DeadLetterSweep.Settings(
+                            config.name(),
+                            config.publisher(),
+                            topic,
+                            config.publishTimeout(),
+                            outageBackoff,
+                            config.listener()),
+                        () -> RelaySql.relayConnection(config.dataSource()),
+                        state))
+            .orElse(null);
     // Strict order publishes one sequence prefix at a time: one lane.
     this.inFlight =
         new BatchPublisher.InFlight[config.strictOrder() ? 1 : config.inFlightBatches()];
@@ -134,7 +152,9 @@ final class RelayWorker implements Runnable {
       nextRebalanceNanos = now + config.leaseDuration().toNanos() / 3;
       if (!before.equals(leases.usable())) {
         batches.forgetBackoff();
-        deadLetters.forgetBackoff();
+        if (deadLetters != null) {
+          deadLetters.forgetBackoff();
+        }
         config.listener().onLeasesChanged(leases.usable());
       }
     }
@@ -146,7 +166,9 @@ final class RelayWorker implements Runnable {
       } while (deleted == 1000);
       nextPurgeNanos = now + Math.min(Duration.ofSeconds(30).toNanos(), window.toNanos());
     }
-    deadLetters.run(leases.usable());
+    if (deadLetters != null && !leases.usable().isEmpty()) {
+      deadLetters.run(List.copyOf(leases.usable()));
+    }
     int lane = nextLane;
     nextLane = (lane + 1) % active;
     // The lane's previous batch is applied before its buckets are claimed again (with one lane:

@@ -1,4 +1,4 @@
-package dev.outboxrelay.it.polling.deadletter;
+package dev.outboxrelay.it.deadletter;
 
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishResult;

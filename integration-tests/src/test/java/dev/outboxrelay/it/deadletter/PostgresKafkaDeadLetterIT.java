@@ -1,4 +1,4 @@
-package dev.outboxrelay.it.polling.deadletter;
+package dev.outboxrelay.it.deadletter;
 
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.TopicTemplate;
@@ -11,9 +11,9 @@ import dev.outboxrelay.testing.KafkaTopicReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The dead-letter topic on MariaDB with KafkaPublisher. */
-class MariaDbKafkaDeadLetterIT extends DeadLetterContract {
-  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.mariadb();
+/** The dead-letter topic on PostgreSQL with KafkaPublisher. */
+class PostgresKafkaDeadLetterIT extends DeadLetterContract {
+  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
   @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
   private static BrokerReader reader;
 

@@ -1,4 +1,4 @@
-package dev.outboxrelay.it.polling.deadletter;
+package dev.outboxrelay.it.deadletter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -9,6 +9,7 @@ import dev.outboxrelay.core.NonRetriablePublishException;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.core.RelayState.Phase;
 import dev.outboxrelay.core.TopicTemplate;
@@ -39,7 +40,7 @@ import org.junit.jupiter.api.Test;
  * copied there once with its reason, its key stays parked, a restarted relay does not copy it
  * again, and the operator's unpark or discard lets the held messages through in order.
  */
-abstract class DeadLetterContract {
+public abstract class DeadLetterContract {
   /** The broker's limit in these tests; twice this size is a poison message. */
   static final int MAX_MESSAGE_SIZE = 256 * 1024;
 
@@ -86,7 +87,7 @@ abstract class DeadLetterContract {
   @Test
   void anOversizedMessageIsDeadLetteredOnceWithoutItsPayloadAndItsKeyStaysParked()
       throws Exception {
-    PollingRelay relay = relay("dlq-1", newPublisher(topics));
+    Relay relay = relay("dlq-1", newPublisher(topics));
     OutboxMessage before = message("poisoned", "{\"n\":0}");
     OutboxMessage poison =
         message("poisoned", "x").toBuilder().payload(new byte[2 * MAX_MESSAGE_SIZE]).build();
@@ -117,7 +118,7 @@ abstract class DeadLetterContract {
 
     // A restarted relay (and its successor after a crash) finds the copy recorded: no second one.
     relay.close();
-    PollingRelay restarted = relay("dlq-2", newPublisher(topics));
+    Relay restarted = relay("dlq-2", newPublisher(topics));
     await().atMost(Duration.ofSeconds(30)).until(() -> restarted.state().phase() == Phase.ACTIVE);
     await()
         .during(Duration.ofSeconds(6)) // three sweeps of the restarted relay
@@ -175,35 +176,52 @@ abstract class DeadLetterContract {
     assertThat(deadLettered()).hasSize(1);
   }
 
-  private PollingRelay relay(String name, Publisher publisher) {
-    closeables.add(publisher);
-    PollingRelay relay =
-        PollingRelay.builder()
-            .name(name)
-            .dataSource(dataSource)
-            .publisher(publisher)
-            .deadLetterTopic(deadLetters)
-            .leaseDuration(Duration.ofSeconds(3))
-            .pollInterval(Duration.ofMillis(100))
-            .backoffInitial(Duration.ofMillis(200))
-            .backoffMax(Duration.ofSeconds(2))
-            .listener(
-                new RelayListener() {
-                  @Override
-                  public void onDeadLettered(String key, OutboxMessage m, String topic) {
-                    copies.incrementAndGet();
-                  }
+  /**
+   * Builds (not starts) the relay under test with this dead-letter topic: the polling relay here, a
+   * subclass may build another.
+   */
+  protected Relay buildRelay(
+      String name,
+      HikariDataSource dataSource,
+      Publisher publisher,
+      String deadLetterTopic,
+      RelayListener listener) {
+    return PollingRelay.builder()
+        .name(name)
+        .dataSource(dataSource)
+        .publisher(publisher)
+        .deadLetterTopic(deadLetterTopic)
+        .leaseDuration(Duration.ofSeconds(3))
+        .pollInterval(Duration.ofMillis(100))
+        .backoffInitial(Duration.ofMillis(200))
+        .backoffMax(Duration.ofSeconds(2))
+        .listener(listener)
+        .build();
+  }
 
-                  @Override
-                  public void onDeadLetterFailed(
-                      String key,
-                      dev.outboxrelay.core.PublishException failure,
-                      int attempt,
-                      Duration delay) {
-                    copyFailures.incrementAndGet();
-                  }
-                })
-            .build();
+  private Relay relay(String name, Publisher publisher) {
+    closeables.add(publisher);
+    Relay relay =
+        buildRelay(
+            name,
+            dataSource,
+            publisher,
+            deadLetters,
+            new RelayListener() {
+              @Override
+              public void onDeadLettered(String key, OutboxMessage m, String topic) {
+                copies.incrementAndGet();
+              }
+
+              @Override
+              public void onDeadLetterFailed(
+                  String key,
+                  dev.outboxrelay.core.PublishException failure,
+                  int attempt,
+                  Duration delay) {
+                copyFailures.incrementAndGet();
+              }
+            });
     closeables.add(relay);
     return relay.start();
   }

@@ -1,20 +1,20 @@
-package dev.outboxrelay.it.polling.deadletter;
+package dev.outboxrelay.it.deadletter;
 
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.TopicTemplate;
-import dev.outboxrelay.publisher.rocketmq.RocketMqPublisher;
+import dev.outboxrelay.publisher.kafka.KafkaPublisher;
 import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.testing.BrokerReader;
 import dev.outboxrelay.testing.DatabaseExtension;
-import dev.outboxrelay.testing.RocketMqExtension;
-import dev.outboxrelay.testing.RocketMqTopicReader;
+import dev.outboxrelay.testing.KafkaExtension;
+import dev.outboxrelay.testing.KafkaTopicReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The dead-letter topic on PostgreSQL with RocketMqPublisher. */
-class PostgresRocketMqDeadLetterIT extends DeadLetterContract {
-  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
-  @RegisterExtension static final RocketMqExtension ROCKETMQ = new RocketMqExtension();
+/** The dead-letter topic on MariaDB with KafkaPublisher. */
+class MariaDbKafkaDeadLetterIT extends DeadLetterContract {
+  @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.mariadb();
+  @RegisterExtension static final KafkaExtension KAFKA = new KafkaExtension();
   private static BrokerReader reader;
 
   @Override
@@ -24,22 +24,22 @@ class PostgresRocketMqDeadLetterIT extends DeadLetterContract {
 
   @Override
   protected Publisher newPublisher(TopicTemplate topics) {
-    return RocketMqPublisher.builder()
-        .namesrvAddr(ROCKETMQ.server().nameServerAddress())
-        .maxMessageSize(MAX_MESSAGE_SIZE)
+    return KafkaPublisher.builder()
+        .producerProperty("bootstrap.servers", KAFKA.server().bootstrapServers())
+        .producerProperty("max.request.size", MAX_MESSAGE_SIZE)
         .topicTemplate(topics)
         .build();
   }
 
   @Override
   protected void createTopic(String topic) {
-    ROCKETMQ.server().createTopic(topic, 4);
+    KAFKA.server().createTopic(topic, 3);
   }
 
   @Override
   protected BrokerReader reader() {
     if (reader == null) {
-      reader = new RocketMqTopicReader(ROCKETMQ.server().nameServerAddress());
+      reader = new KafkaTopicReader(KAFKA.server().bootstrapServers());
     }
     return reader;
   }
