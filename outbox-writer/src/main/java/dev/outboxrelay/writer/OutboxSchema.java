@@ -22,6 +22,12 @@ public final class OutboxSchema {
   static final List<String> MIGRATIONS =
       List.of("V1__create_outbox.sql", "V2__polling_relay_state.sql", "V3__discarded.sql");
 
+  /**
+   * PostgreSQL's wake-up NOTIFY at commit, once per transaction and about once per 5 ms, instead of
+   * V2's per statement (a notifying commit holds a database-wide lock through its WAL flush).
+   */
+  static final String NOTIFY_AT_COMMIT_MIGRATION = "V5__notify_at_commit.sql";
+
   /** The writer's key-lock table; only MySQL/MariaDB need one (PostgreSQL has advisory locks). */
   static final String KEY_LOCK_MIGRATION = "V4__writer_key_lock.sql";
 
@@ -56,10 +62,11 @@ public final class OutboxSchema {
 
   /** The migrations of a dialect's folder, in order. */
   static List<String> migrations(SqlDialect dialect) {
-    if (dialect == SqlDialect.POSTGRESQL) {
-      return MIGRATIONS;
-    }
     List<String> all = new java.util.ArrayList<>(MIGRATIONS);
+    if (dialect == SqlDialect.POSTGRESQL) {
+      all.add(NOTIFY_AT_COMMIT_MIGRATION);
+      return all;
+    }
     all.add(KEY_LOCK_MIGRATION);
     return all;
   }
@@ -81,16 +88,22 @@ public final class OutboxSchema {
     // The trigger's name goes unquoted into CREATE TRIGGER and as text into pg_trigger's lookup, so
     // it is in lower case; it ends in _notify, so it is never a keyword. The channel is text too.
     String lower = table.notifyChannel();
-    return Map.of(
-        "outbox_table", table.qualifiedName(dialect),
-        "outbox_bucket_index", dialect.quote(table.companionName("bucket_seq")),
-        "outbox_lease_table", table.qualifiedCompanion(dialect, "lease"),
-        "outbox_parked_table", table.qualifiedCompanion(dialect, "parked"),
-        "outbox_discarded_table", table.qualifiedCompanion(dialect, "discarded"),
-        "outbox_relay_table", table.qualifiedCompanion(dialect, "relay"),
-        "outbox_key_lock_table", table.qualifiedCompanion(dialect, "key_lock"),
-        "outbox_notify_function", table.qualifiedCompanion(dialect, "notify"),
-        "outbox_notify_trigger", OutboxTable.builder().name(lower).build().companionName("notify"),
-        "outbox_channel", table.notifyChannel());
+    return Map.ofEntries(
+        Map.entry("outbox_table", table.qualifiedName(dialect)),
+        Map.entry("outbox_bucket_index", dialect.quote(table.companionName("bucket_seq"))),
+        Map.entry("outbox_lease_table", table.qualifiedCompanion(dialect, "lease")),
+        Map.entry("outbox_parked_table", table.qualifiedCompanion(dialect, "parked")),
+        Map.entry("outbox_discarded_table", table.qualifiedCompanion(dialect, "discarded")),
+        Map.entry("outbox_relay_table", table.qualifiedCompanion(dialect, "relay")),
+        Map.entry("outbox_key_lock_table", table.qualifiedCompanion(dialect, "key_lock")),
+        Map.entry("outbox_notify_function", table.qualifiedCompanion(dialect, "notify")),
+        Map.entry(
+            "outbox_notify_trigger",
+            OutboxTable.builder().name(lower).build().companionName("notify")),
+        Map.entry("outbox_notify_once", table.qualifiedCompanion(dialect, "notify_once")),
+        Map.entry("outbox_notify_clock", table.qualifiedCompanion(dialect, "notify_clock")),
+        // A custom setting, transaction-local: "notify queued" for this table's trigger.
+        Map.entry("outbox_notify_setting", "outbox_relay." + lower + "_notify"),
+        Map.entry("outbox_channel", table.notifyChannel()));
   }
 }
