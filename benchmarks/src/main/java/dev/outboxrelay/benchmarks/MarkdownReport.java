@@ -149,7 +149,7 @@ final class MarkdownReport {
   }
 
   private void targets() {
-    section("Targets (issues #10, #18)");
+    section("Targets (issues #10, #18, #20)");
     out.append("| target | measured | met |\n|---|---:|---|\n");
     Optional<Stats> k = stats(K);
     Optional<Stats> pg = stats("drain.polling.postgresql");
@@ -176,6 +176,16 @@ final class MarkdownReport {
       target("CDC drain MariaDB ≥ 0.25 × K", cdcMaria.get().ratioTo(k.get()), 0.25, "×K");
     }
     dedupTargets();
+    writerTargets();
+    stats("latency.polling-notify.postgresql.p50")
+        .ifPresent(
+            p50 ->
+                out.append(
+                    String.format(
+                        Locale.ROOT,
+                        "| commit → ack p50 ≤ 5 ms with NOTIFY | %s ms | %s |%n",
+                        num(p50.median()),
+                        p50.median() <= 5 ? "yes" : "no")));
     stats("latency.polling-notify.postgresql.p99")
         .ifPresent(
             p99 ->
@@ -185,6 +195,27 @@ final class MarkdownReport {
                         "| commit → ack p99 ≤ 25 ms with NOTIFY | %s ms | %s |%n",
                         num(p99.median()),
                         p99.median() <= 25 ? "yes" : "no")));
+  }
+
+  /** Issue #20: the business transaction with {@code outbox.save} against it alone. */
+  private void writerTargets() {
+    for (String db : DBS) {
+      String name = db.equals("postgresql") ? "PostgreSQL" : "MariaDB";
+      for (String threads : List.of("", ".t32")) {
+        stats("writer." + db + threads + ".ratio")
+            .ifPresent(
+                r ->
+                    target(
+                        "writer with / without outbox "
+                            + name
+                            + ", "
+                            + (threads.isEmpty() ? "4" : "32")
+                            + " threads ≥ 0.9",
+                        r.median(),
+                        0.9,
+                        ""));
+      }
+    }
   }
 
   /** Issue #18: the dedup consumer in batch mode against the polling drain of the same run. */

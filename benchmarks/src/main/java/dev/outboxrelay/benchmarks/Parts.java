@@ -218,39 +218,35 @@ final class Parts {
   private void writer() throws Exception {
     WriterBench bench = new WriterBench(p.payloadBytes());
     for (String kind : DBS) {
-      List<Double> plain = new ArrayList<>();
-      List<Double> with = new ArrayList<>();
-      List<Double> ratio = new ArrayList<>();
-      for (int r = 0; r < p.runs(); r++) {
-        try (Db db = new Db(dbs.get(kind), kind)) {
-          double a = bench.run(db, false, p.writerDuration());
-          double b = bench.run(db, true, p.writerDuration());
-          plain.add(a);
-          with.add(b);
-          ratio.add(b / a);
-          System.out.printf("  writer %s run %d: %.0f vs %.0f tx/s%n", kind, r + 1, a, b);
-        }
+      for (int threads : WriterBench.THREADS) {
+        writer(bench, kind, threads);
       }
-      String how =
-          WriterBench.THREADS + " threads, " + p.writerDuration().toSeconds() + " s, no relay";
-      report.add(
-          new Figure(
-              "writer." + kind + ".plain", "business tx alone, " + kind, "tx/s", plain, how));
-      report.add(
-          new Figure(
-              "writer." + kind + ".outbox",
-              "business tx + outbox.save, " + kind,
-              "tx/s",
-              with,
-              how));
-      report.add(
-          new Figure(
-              "writer." + kind + ".ratio",
-              "with / without outbox, " + kind,
-              "ratio",
-              ratio,
-              "per run"));
     }
+  }
+
+  /** Figures {@code writer.<db>.*} at 4 threads (as before), {@code writer.<db>.t<n>.*} else. */
+  private void writer(WriterBench bench, String kind, int threads) throws Exception {
+    List<Double> plain = new ArrayList<>();
+    List<Double> with = new ArrayList<>();
+    List<Double> ratio = new ArrayList<>();
+    for (int r = 0; r < p.runs(); r++) {
+      try (Db db = new Db(dbs.get(kind), kind)) {
+        double a = bench.run(db, threads, false, p.writerDuration());
+        double b = bench.run(db, threads, true, p.writerDuration());
+        plain.add(a);
+        with.add(b);
+        ratio.add(b / a);
+        System.out.printf(
+            "  writer %s %d threads run %d: %.0f vs %.0f tx/s%n", kind, threads, r + 1, a, b);
+      }
+    }
+    String id = "writer." + kind + (threads == 4 ? "" : ".t" + threads);
+    String how = threads + " threads, " + p.writerDuration().toSeconds() + " s, no relay";
+    String label = ", " + kind + ", " + threads + " threads";
+    report.add(new Figure(id + ".plain", "business tx alone" + label, "tx/s", plain, how));
+    report.add(new Figure(id + ".outbox", "business tx + outbox.save" + label, "tx/s", with, how));
+    report.add(
+        new Figure(id + ".ratio", "with / without outbox" + label, "ratio", ratio, "per run"));
   }
 
   /** The dedup consumer per mode and database; per-record mode on at most 20k messages. */
