@@ -23,8 +23,8 @@ public final class OutboxSchema {
       List.of("V1__create_outbox.sql", "V2__polling_relay_state.sql", "V3__discarded.sql");
 
   /**
-   * PostgreSQL's wake-up NOTIFY at commit, once per transaction and about once per 5 ms, instead of
-   * V2's per statement (a notifying commit holds a database-wide lock through its WAL flush).
+   * PostgreSQL's wake-up NOTIFY at commit, once per transaction and about once per 20 ms, instead
+   * of V2's per statement (a notifying commit holds a database-wide lock through its WAL flush).
    */
   static final String NOTIFY_AT_COMMIT_MIGRATION = "V5__notify_at_commit.sql";
 

@@ -5,16 +5,16 @@ import java.time.Duration;
 /**
  * Lets the idle worker sleep until a poll interval passes or new rows are announced.
  *
- * <p>PostgreSQL's trigger notifies at most about once per 5 ms (see {@code
+ * <p>PostgreSQL's trigger notifies at most about once per 20 ms (see {@code
  * V5__notify_at_commit.sql} in outbox-writer): a transaction that commits just after a notifying
- * one, in the same 5 ms, does not notify, and its row may become visible only after the poll that
+ * one, in the same 20 ms, does not notify, and its row may become visible only after the poll that
  * notification caused. So for {@link #FOLLOW_UP_WINDOW} after an announcement an idle wait lasts at
  * most {@link #FOLLOW_UP}: such a row is found by a follow-up poll, not after the whole poll
  * interval.
  */
 final class Waker {
   /** The longest idle wait shortly after an announcement. */
-  static final Duration FOLLOW_UP = Duration.ofMillis(10);
+  static final Duration FOLLOW_UP = Duration.ofMillis(5);
 
   /** How long after an announcement idle waits are capped at {@link #FOLLOW_UP}. */
   static final Duration FOLLOW_UP_WINDOW = Duration.ofMillis(50);
