@@ -26,7 +26,7 @@ public final class OutboxSchema {
    * PostgreSQL's wake-up NOTIFY at commit, once per transaction and about once per 20 ms, instead
    * of V2's per statement (a notifying commit holds a database-wide lock through its WAL flush).
    */
-  static final String NOTIFY_AT_COMMIT_MIGRATION = "V5__notify_at_commit.sql";
+  static final String NOTIFY_AT_COMMIT_MIGRATION = "V6__notify_at_commit.sql";
 
   /** The writer's key-lock table; only MySQL/MariaDB need one (PostgreSQL has advisory locks). */
   static final String KEY_LOCK_MIGRATION = "V4__writer_key_lock.sql";

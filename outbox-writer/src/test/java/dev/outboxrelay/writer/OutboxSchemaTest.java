@@ -58,7 +58,7 @@ class OutboxSchemaTest {
     OutboxTable table = OutboxTable.builder().schema("app").name("Events").build();
     String sql =
         String.join(
-            "\n", OutboxSchema.render(SqlDialect.POSTGRESQL, table, "V5__notify_at_commit.sql"));
+            "\n", OutboxSchema.render(SqlDialect.POSTGRESQL, table, "V6__notify_at_commit.sql"));
     assertThat(sql)
         .contains("CREATE SEQUENCE IF NOT EXISTS \"app\".\"Events_notify_clock\"")
         .contains("setval('\"app\".\"Events_notify_clock\"', slot)")
@@ -68,7 +68,7 @@ class OutboxSchemaTest {
         .contains("pg_notify('events', '')")
         .doesNotContain("${");
     assertThat(OutboxSchema.migrations(SqlDialect.MARIADB))
-        .doesNotContain("V5__notify_at_commit.sql");
+        .doesNotContain("V6__notify_at_commit.sql");
   }
 
   @Test
@@ -96,7 +96,7 @@ class OutboxSchemaTest {
   void onlyMysqlHasTheKeyLockTable() {
     assertThat(OutboxSchema.migrations(SqlDialect.POSTGRESQL))
         .doesNotContain("V4__writer_key_lock.sql")
-        .endsWith("V5__notify_at_commit.sql");
+        .endsWith("V6__notify_at_commit.sql");
     assertThat(OutboxSchema.migrations(SqlDialect.MARIADB)).endsWith("V4__writer_key_lock.sql");
     OutboxTable table = OutboxTable.builder().name("events").build();
     assertThat(OutboxSchema.render(SqlDialect.MYSQL, table, "V4__writer_key_lock.sql"))

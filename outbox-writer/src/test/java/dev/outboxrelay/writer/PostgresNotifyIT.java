@@ -21,7 +21,7 @@ import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
 /**
- * The wake-up trigger of {@code V5__notify_at_commit.sql} on a real PostgreSQL: one notification
+ * The wake-up trigger of {@code V6__notify_at_commit.sql} on a real PostgreSQL: one notification
  * per committed transaction at most, none for a rollback, at most one per 20 ms slot, and a writer
  * without any grant on the trigger's clock sequence commits.
  */

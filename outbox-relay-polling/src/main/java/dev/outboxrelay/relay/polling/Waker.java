@@ -6,7 +6,7 @@ import java.time.Duration;
  * Lets the idle worker sleep until a poll interval passes or new rows are announced.
  *
  * <p>PostgreSQL's trigger notifies at most about once per 20 ms (see {@code
- * V5__notify_at_commit.sql} in outbox-writer): a transaction that commits just after a notifying
+ * V6__notify_at_commit.sql} in outbox-writer): a transaction that commits just after a notifying
  * one, in the same 20 ms, does not notify, and its row may become visible only after the poll that
  * notification caused. So for {@link #FOLLOW_UP_WINDOW} after an announcement an idle wait lasts at
  * most {@link #FOLLOW_UP}: such a row is found by a follow-up poll, not after the whole poll
