@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
+import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -164,6 +166,33 @@ class PostgresTracingIT extends DbFixture {
         .extracting(l -> l.getSpanContext().getTraceId())
         .containsExactly(sent.get(0).traceId, sent.get(1).traceId, sent.get(2).traceId);
     assertThat(seen).containsExactly(s.getSpanContext());
+  }
+
+  @Test
+  void aRocketMqListenerRunsEachMessagesHandlerInASpanParentedToItsTraceparentProperty() {
+    Sent sent = new Sent();
+    MessageExt m = new MessageExt();
+    m.setTopic("orders");
+    m.putUserProperty("id", sent.id);
+    m.putUserProperty("traceparent", "00-" + sent.traceId + "-" + sent.spanId + "-01");
+    m.putUserProperty("tracestate", "vendor=a1");
+
+    assertThat(
+            RocketMqDedup.orderly(traced(), (c, msg) -> insertEffect(c, sent.id))
+                .consumeMessage(List.of(m), null))
+        .isEqualTo(ConsumeOrderlyStatus.SUCCESS);
+
+    SpanData s = OTEL.getSpans().get(0);
+    assertThat(OTEL.getSpans()).hasSize(1);
+    assertThat(s)
+        .hasName("process orders")
+        .hasKind(SpanKind.CONSUMER)
+        .hasTraceId(sent.traceId)
+        .hasParentSpanId(sent.spanId)
+        .hasAttribute(AttributeKey.stringKey("messaging.system"), "rocketmq")
+        .hasAttribute(MESSAGE_ID, sent.id)
+        .hasAttribute(OUTCOME, "processed");
+    assertThat(s.getLinks().get(0).getSpanContext().getTraceState().get("vendor")).isEqualTo("a1");
   }
 
   private static SpanData byParent(List<SpanData> spans, String parentSpanId) {
