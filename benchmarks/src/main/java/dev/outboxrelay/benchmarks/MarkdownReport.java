@@ -32,6 +32,7 @@ final class MarkdownReport {
       charts.forEach(
           c -> out.append("![").append(c.title()).append("](").append(c.file()).append(")\n\n"));
     }
+    endToEnd();
     throughput();
     peers();
     latency();
@@ -49,6 +50,37 @@ final class MarkdownReport {
       report.notes().forEach(n -> out.append("- ").append(n).append('\n'));
     }
     return out.toString();
+  }
+
+  /** Issue #20: the product as the demo runs it, reported first. */
+  private void endToEnd() {
+    if (report.figures().stream().noneMatch(f -> f.id().startsWith("e2e."))) {
+      return;
+    }
+    section("End to end: writers → polling relay → dedup consumer");
+    out.append("| database | msg/s | min–max | commit → effect p50 | p99 | max | how |\n");
+    out.append("|---|---:|---:|---:|---:|---:|---|\n");
+    for (String db : DBS) {
+      Optional<Stats> rate = stats("e2e." + db + ".rate");
+      if (rate.isEmpty()) {
+        continue;
+      }
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s | %s ms | %s ms | %s ms | %s |%n",
+              db,
+              num(rate.get().median()),
+              range(rate.get()),
+              stats("e2e." + db + ".p50").map(s -> num(s.median())).orElse("–"),
+              stats("e2e." + db + ".p99").map(s -> num(s.median())).orElse("–"),
+              stats("e2e." + db + ".max").map(s -> num(s.median())).orElse("–"),
+              report.figures().stream()
+                  .filter(f -> f.id().equals("e2e." + db + ".rate"))
+                  .findFirst()
+                  .map(Figure::note)
+                  .orElse("")));
+    }
   }
 
   private void throughput() {
@@ -149,7 +181,7 @@ final class MarkdownReport {
   }
 
   private void targets() {
-    section("Targets (issues #10, #18)");
+    section("Targets (issues #10, #18, #20)");
     out.append("| target | measured | met |\n|---|---:|---|\n");
     Optional<Stats> k = stats(K);
     Optional<Stats> pg = stats("drain.polling.postgresql");
@@ -176,6 +208,16 @@ final class MarkdownReport {
       target("CDC drain MariaDB ≥ 0.25 × K", cdcMaria.get().ratioTo(k.get()), 0.25, "×K");
     }
     dedupTargets();
+    writerTargets();
+    stats("latency.polling-notify.postgresql.p50")
+        .ifPresent(
+            p50 ->
+                out.append(
+                    String.format(
+                        Locale.ROOT,
+                        "| commit → ack p50 ≤ 5 ms with NOTIFY | %s ms | %s |%n",
+                        num(p50.median()),
+                        p50.median() <= 5 ? "yes" : "no")));
     stats("latency.polling-notify.postgresql.p99")
         .ifPresent(
             p99 ->
@@ -185,6 +227,27 @@ final class MarkdownReport {
                         "| commit → ack p99 ≤ 25 ms with NOTIFY | %s ms | %s |%n",
                         num(p99.median()),
                         p99.median() <= 25 ? "yes" : "no")));
+  }
+
+  /** Issue #20: the business transaction with {@code outbox.save} against it alone. */
+  private void writerTargets() {
+    for (String db : DBS) {
+      String name = db.equals("postgresql") ? "PostgreSQL" : "MariaDB";
+      for (String threads : List.of("", ".t32")) {
+        stats("writer." + db + threads + ".ratio")
+            .ifPresent(
+                r ->
+                    target(
+                        "writer with / without outbox "
+                            + name
+                            + ", "
+                            + (threads.isEmpty() ? "4" : "32")
+                            + " threads ≥ 0.9",
+                        r.median(),
+                        0.9,
+                        ""));
+      }
+    }
   }
 
   /** Issue #18: the dedup consumer in batch mode against the polling drain of the same run. */

@@ -35,6 +35,7 @@ final class Parts {
     PollingBench polling = new PollingBench(kafka, size);
     CdcBench cdc = new CdcBench(kafka, size);
     part("warmup", () -> warmUp(polling, Math.min(n, 20_000)));
+    part("e2e", this::endToEnd);
     part(
         "kafka",
         () ->
@@ -215,42 +216,81 @@ final class Parts {
     }
   }
 
+  /** Writers → polling relay → dedup consumer with the demo's INSERT, on one database. */
+  private void endToEnd() throws Exception {
+    EndToEndBench bench = new EndToEndBench(kafka, p.payloadBytes());
+    for (String kind : DBS) {
+      List<Double> rate = new ArrayList<>();
+      Map<String, List<Double>> latency = new LinkedHashMap<>();
+      for (int r = 0; r < p.runs(); r++) {
+        try (Db db = new Db(dbs.get(kind), kind)) {
+          EndToEndBench.Result res = bench.throughput(db, p.writerDuration().multipliedBy(2));
+          rate.add(res.rate());
+          System.out.printf("  e2e %s throughput run %d: %s%n", kind, r + 1, res);
+        }
+        try (Db db = new Db(dbs.get(kind), kind)) {
+          EndToEndBench.Result res = bench.latency(db, p.latencyRate(), p.latencyDuration());
+          latency.computeIfAbsent("p50", x -> new ArrayList<>()).add(res.p50());
+          latency.computeIfAbsent("p99", x -> new ArrayList<>()).add(res.p99());
+          latency.computeIfAbsent("max", x -> new ArrayList<>()).add(res.max());
+          System.out.printf("  e2e %s latency run %d: %s%n", kind, r + 1, res);
+        }
+      }
+      report.add(
+          new Figure(
+              "e2e." + kind + ".rate",
+              "writers → polling relay → dedup consumer (INSERT per message), " + kind,
+              "msg/s",
+              rate,
+              EndToEndBench.WRITERS
+                  + " writers flat out for "
+                  + p.writerDuration().multipliedBy(2).toSeconds()
+                  + " s; first commit to last shipment, every order shipped once"));
+      String offered = p.latencyRate() + " msg/s × " + p.latencyDuration().toSeconds() + " s";
+      latency.forEach(
+          (q, samples) ->
+              report.add(
+                  new Figure(
+                      "e2e." + kind + "." + q,
+                      "commit → shipment committed, " + kind,
+                      "ms",
+                      samples,
+                      offered)));
+    }
+  }
+
   private void writer() throws Exception {
     WriterBench bench = new WriterBench(p.payloadBytes());
     for (String kind : DBS) {
-      List<Double> plain = new ArrayList<>();
-      List<Double> with = new ArrayList<>();
-      List<Double> ratio = new ArrayList<>();
-      for (int r = 0; r < p.runs(); r++) {
-        try (Db db = new Db(dbs.get(kind), kind)) {
-          double a = bench.run(db, false, p.writerDuration());
-          double b = bench.run(db, true, p.writerDuration());
-          plain.add(a);
-          with.add(b);
-          ratio.add(b / a);
-          System.out.printf("  writer %s run %d: %.0f vs %.0f tx/s%n", kind, r + 1, a, b);
-        }
+      for (int threads : WriterBench.THREADS) {
+        writer(bench, kind, threads);
       }
-      String how =
-          WriterBench.THREADS + " threads, " + p.writerDuration().toSeconds() + " s, no relay";
-      report.add(
-          new Figure(
-              "writer." + kind + ".plain", "business tx alone, " + kind, "tx/s", plain, how));
-      report.add(
-          new Figure(
-              "writer." + kind + ".outbox",
-              "business tx + outbox.save, " + kind,
-              "tx/s",
-              with,
-              how));
-      report.add(
-          new Figure(
-              "writer." + kind + ".ratio",
-              "with / without outbox, " + kind,
-              "ratio",
-              ratio,
-              "per run"));
     }
+  }
+
+  /** Figures {@code writer.<db>.*} at 4 threads (as before), {@code writer.<db>.t<n>.*} else. */
+  private void writer(WriterBench bench, String kind, int threads) throws Exception {
+    List<Double> plain = new ArrayList<>();
+    List<Double> with = new ArrayList<>();
+    List<Double> ratio = new ArrayList<>();
+    for (int r = 0; r < p.runs(); r++) {
+      try (Db db = new Db(dbs.get(kind), kind)) {
+        double a = bench.run(db, threads, false, p.writerDuration());
+        double b = bench.run(db, threads, true, p.writerDuration());
+        plain.add(a);
+        with.add(b);
+        ratio.add(b / a);
+        System.out.printf(
+            "  writer %s %d threads run %d: %.0f vs %.0f tx/s%n", kind, threads, r + 1, a, b);
+      }
+    }
+    String id = "writer." + kind + (threads == 4 ? "" : ".t" + threads);
+    String how = threads + " threads, " + p.writerDuration().toSeconds() + " s, no relay";
+    String label = ", " + kind + ", " + threads + " threads";
+    report.add(new Figure(id + ".plain", "business tx alone" + label, "tx/s", plain, how));
+    report.add(new Figure(id + ".outbox", "business tx + outbox.save" + label, "tx/s", with, how));
+    report.add(
+        new Figure(id + ".ratio", "with / without outbox" + label, "ratio", ratio, "per run"));
   }
 
   /** The dedup consumer per mode and database; per-record mode on at most 20k messages. */

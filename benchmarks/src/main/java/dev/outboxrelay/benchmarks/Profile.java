@@ -26,6 +26,7 @@ record Profile(
       new TreeSet<>(
           Arrays.asList(
               "warmup",
+              "e2e",
               "kafka",
               "claim",
               "polling",

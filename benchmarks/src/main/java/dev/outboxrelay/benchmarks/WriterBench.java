@@ -1,5 +1,6 @@
 package dev.outboxrelay.benchmarks;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.writer.Outbox;
 import java.sql.Connection;
@@ -16,10 +17,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Writer overhead: the same business transaction (insert one order row, commit) with and without
- * {@code outbox.save} of a message in it, {@link #THREADS} writer threads, no relay running.
+ * {@code outbox.save} of a message in it, {@link #THREADS} writer threads each on its own
+ * connection, no relay running.
  */
 final class WriterBench {
-  static final int THREADS = 4;
+  /** Writer threads per run: a few, and as many as a busy application's pool. */
+  static final List<Integer> THREADS = List.of(4, 32);
+
   private final int payloadBytes;
 
   WriterBench(int payloadBytes) {
@@ -27,7 +31,7 @@ final class WriterBench {
   }
 
   /** Business transactions per second. */
-  double run(Db db, boolean withOutbox, Duration duration) throws Exception {
+  double run(Db db, int threads, boolean withOutbox, Duration duration) throws Exception {
     String uuid = db.server.dialect() == SqlDialect.POSTGRESQL ? "uuid" : "char(36)";
     db.execute(
         "CREATE TABLE IF NOT EXISTS orders (id "
@@ -39,14 +43,15 @@ final class WriterBench {
         new String(Backlog.payload(payloadBytes), java.nio.charset.StandardCharsets.US_ASCII);
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong count = new AtomicLong();
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
     List<Future<?>> workers = new ArrayList<>();
+    HikariDataSource ds = db.server.dataSource(db.name, threads);
     long t0 = System.nanoTime();
-    for (int w = 0; w < THREADS; w++) {
+    for (int w = 0; w < threads; w++) {
       workers.add(
           pool.submit(
               () -> {
-                try (Connection c = db.ds.getConnection();
+                try (Connection c = ds.getConnection();
                     PreparedStatement ps =
                         c.prepareStatement(
                             "INSERT INTO orders (id, customer, amount, body) VALUES (?, ?, ?, ?)")) {
@@ -80,6 +85,7 @@ final class WriterBench {
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     pool.shutdown();
+    ds.close();
     return count.get() / seconds;
   }
 }

@@ -1,5 +1,8 @@
 package dev.outboxrelay.dedup;
 
+import dev.outboxrelay.dedup.internal.MessageSpans;
+import dev.outboxrelay.dedup.internal.SpanScope;
+import dev.outboxrelay.dedup.internal.TracedMessage;
 import dev.outboxrelay.dedup.internal.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -15,16 +18,19 @@ import java.util.function.Function;
 final class BatchTransactions<M> implements BatchHandler<M> {
   private final Dedup dedup;
   private final Function<? super M, MessageIdentity> identity;
+  private final Function<? super M, TracedMessage> trace; // null: no spans
   private final DedupBatchHandler<M> handler;
   private final TransactionRunner runner; // null: the store's own, with retries on deadlock
 
   BatchTransactions(
       Dedup dedup,
       Function<? super M, MessageIdentity> identity,
+      Function<? super M, TracedMessage> trace,
       DedupBatchHandler<M> handler,
       TransactionRunner runner) {
     this.dedup = dedup;
     this.identity = identity;
+    this.trace = dedup.spans() == MessageSpans.NONE ? null : trace;
     this.handler = handler;
     this.runner = runner;
   }
@@ -128,19 +134,67 @@ final class BatchTransactions<M> implements BatchHandler<M> {
         toHandle.add(messages.get(i));
       }
     }
+    if (trace != null) {
+      skipped(messages, outcomes);
+    }
     if (toHandle.isEmpty()) {
       return outcomes;
     }
-    try {
-      handler.handle(c, toHandle);
-    } catch (DedupBatchItemException e) {
-      int i = e.index();
-      Throwable cause = e.getCause() != null ? e.getCause() : e;
-      throw new HandlerFailed(i >= 0 && i < fresh.size() ? fresh.get(i) : -1, cause, joined);
-    } catch (Exception e) {
-      throw new HandlerFailed(fresh.size() == 1 ? fresh.get(0) : -1, e, joined);
+    if (trace != null && handler instanceof EachHandler<M> each) {
+      eachInItsSpan(c, each.handler(), toHandle, fresh, joined);
+      return outcomes;
+    }
+    try (SpanScope span = batchSpan(toHandle)) {
+      try {
+        handler.handle(c, toHandle);
+      } catch (DedupBatchItemException e) {
+        int i = e.index();
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        span.failed(cause);
+        throw new HandlerFailed(i >= 0 && i < fresh.size() ? fresh.get(i) : -1, cause, joined);
+      } catch (Exception e) {
+        span.failed(e);
+        throw new HandlerFailed(fresh.size() == 1 ? fresh.get(0) : -1, e, joined);
+      }
     }
     return outcomes;
+  }
+
+  /** One span per message, parented to the message's trace context. */
+  private void eachInItsSpan(
+      Connection c, DedupHandler<M> each, List<M> toHandle, List<Integer> fresh, boolean joined) {
+    for (int i = 0; i < toHandle.size(); i++) {
+      M m = toHandle.get(i);
+      try (SpanScope span = dedup.spans().message(trace.apply(m))) {
+        try {
+          each.handle(c, m);
+          span.outcome(Dedup.outcomeName(Outcome.PROCESSED));
+        } catch (Exception e) {
+          span.failed(e);
+          throw new HandlerFailed(fresh.get(i), e, joined);
+        }
+      }
+    }
+  }
+
+  private SpanScope batchSpan(List<M> toHandle) {
+    if (trace == null) {
+      return SpanScope.NONE;
+    }
+    List<TracedMessage> traced = new ArrayList<>(toHandle.size());
+    toHandle.forEach(m -> traced.add(trace.apply(m)));
+    return dedup.spans().batch(traced);
+  }
+
+  /** A duplicate or stale message of the batch: a span of its own, with its outcome. */
+  private void skipped(List<M> messages, List<Outcome> outcomes) {
+    for (int i = 0; i < outcomes.size(); i++) {
+      if (outcomes.get(i) != Outcome.PROCESSED) {
+        try (SpanScope span = dedup.spans().message(trace.apply(messages.get(i)))) {
+          span.outcome(Dedup.outcomeName(outcomes.get(i)));
+        }
+      }
+    }
   }
 
   /**

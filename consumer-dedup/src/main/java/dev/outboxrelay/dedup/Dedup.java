@@ -2,10 +2,14 @@ package dev.outboxrelay.dedup;
 
 import dev.outboxrelay.core.OutboxException;
 import dev.outboxrelay.dedup.internal.Backoff;
+import dev.outboxrelay.dedup.internal.MessageSpans;
+import dev.outboxrelay.dedup.internal.SpanScope;
+import dev.outboxrelay.dedup.internal.TracedMessage;
 import dev.outboxrelay.dedup.internal.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -34,6 +38,7 @@ public final class Dedup {
   private final int maxAttempts;
   private final Backoff backoff;
   private final DedupListener listener;
+  private final MessageSpans spans;
   private final AtomicBoolean warnedUnordered = new AtomicBoolean();
 
   Dedup(DedupBuilder b) {
@@ -43,6 +48,7 @@ public final class Dedup {
     this.maxAttempts = b.maxAttempts;
     this.backoff = new Backoff(b.backoffInitial, b.backoffMax);
     this.listener = b.listener;
+    this.spans = MessageSpans.of(b.openTelemetry, b.group);
   }
 
   /** A builder; {@link DedupBuilder#store} and {@link DedupBuilder#group} are required. */
@@ -93,6 +99,38 @@ public final class Dedup {
   }
 
   /**
+   * {@link #transactional(Function, DedupHandler)} inside a consumer span per message (the
+   * adapters' form): the span covers the dedup transaction with its retries, gets the outcome after
+   * commit, and records a failure. {@code trace} reads the message's headers.
+   */
+  <M> MessageHandler<M> transactional(
+      Function<? super M, MessageIdentity> identity,
+      Function<? super M, TracedMessage> trace,
+      DedupHandler<M> handler) {
+    MessageHandler<M> untraced = transactional(identity, handler);
+    if (spans == MessageSpans.NONE) {
+      return untraced;
+    }
+    return message -> {
+      try (SpanScope span = spans.message(trace.apply(message))) {
+        try {
+          Outcome outcome = untraced.handle(message);
+          span.outcome(outcomeName(outcome));
+          return outcome;
+        } catch (RuntimeException e) {
+          span.failed(
+              e instanceof DedupHandlerException && e.getCause() != null ? e.getCause() : e);
+          throw e;
+        }
+      }
+    };
+  }
+
+  static String outcomeName(Outcome outcome) {
+    return outcome.name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
    * The batch form of {@link #decorate}, joining the caller's transaction: records the ids of a
    * batch in one statement (an id twice in the batch counts once) and, with the high-water mark on,
    * advances the keys' marks, then returns one outcome per message in order. Run the handler of
@@ -121,7 +159,19 @@ public final class Dedup {
    */
   public <M> BatchHandler<M> transactionalBatch(
       Function<? super M, MessageIdentity> identity, DedupBatchHandler<M> handler) {
-    return new BatchTransactions<>(this, identity, handler, null);
+    return new BatchTransactions<>(this, identity, null, handler, null);
+  }
+
+  /**
+   * {@link #transactionalBatch(Function, DedupBatchHandler)} with consumer spans (the adapters'
+   * form): one span per message for a {@link DedupBatchHandler#each} handler, else one span per
+   * handler call linked to its messages; a skipped message gets a span of its own with its outcome.
+   */
+  <M> BatchHandler<M> transactionalBatch(
+      Function<? super M, MessageIdentity> identity,
+      Function<? super M, TracedMessage> trace,
+      DedupBatchHandler<M> handler) {
+    return new BatchTransactions<>(this, identity, trace, handler, null);
   }
 
   /**
@@ -134,7 +184,7 @@ public final class Dedup {
       Function<? super M, MessageIdentity> identity,
       DedupBatchHandler<M> handler,
       TransactionRunner runner) {
-    return new BatchTransactions<>(this, identity, handler, Objects.requireNonNull(runner));
+    return new BatchTransactions<>(this, identity, null, handler, Objects.requireNonNull(runner));
   }
 
   private <M> Outcome apply(Connection c, M message, MessageIdentity id, DedupHandler<M> handler)
@@ -205,6 +255,10 @@ public final class Dedup {
       LOG.warn(
           "{} - DedupListener failed on message {}; ignored: {}", group, id.id(), l.toString());
     }
+  }
+
+  MessageSpans spans() {
+    return spans;
   }
 
   int maxAttempts() {

@@ -30,14 +30,6 @@ public interface DedupBatchHandler<M> {
    * message, so nothing is split.
    */
   static <M> DedupBatchHandler<M> each(DedupHandler<M> handler) {
-    return (connection, messages) -> {
-      for (int i = 0; i < messages.size(); i++) {
-        try {
-          handler.handle(connection, messages.get(i));
-        } catch (Exception e) {
-          throw new DedupBatchItemException(i, e);
-        }
-      }
-    };
+    return new EachHandler<>(handler);
   }
 }

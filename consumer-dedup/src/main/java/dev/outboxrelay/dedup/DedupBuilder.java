@@ -13,6 +13,8 @@ public final class DedupBuilder {
   Duration backoffInitial = Duration.ofMillis(20);
   Duration backoffMax = Duration.ofSeconds(1);
   DedupListener listener = new DedupListener() {};
+  Object
+      openTelemetry; // an io.opentelemetry.api.OpenTelemetry: Object, so this class loads without
 
   DedupBuilder() {}
 
@@ -80,6 +82,17 @@ public final class DedupBuilder {
   /** Callbacks for metrics. Default: none. */
   public DedupBuilder listener(DedupListener listener) {
     this.listener = Objects.requireNonNull(listener, "listener");
+    return this;
+  }
+
+  /**
+   * The OpenTelemetry whose tracer makes the consumer spans of the Kafka and RocketMQ adapters (see
+   * the README's "Trace context"). Needs {@code io.opentelemetry:opentelemetry-api} on the
+   * classpath. Default: {@code GlobalOpenTelemetry}, looked up at the first span; without the API
+   * on the classpath, no spans.
+   */
+  public DedupBuilder openTelemetry(io.opentelemetry.api.OpenTelemetry openTelemetry) {
+    this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
     return this;
   }
 

@@ -31,6 +31,11 @@ import org.slf4j.LoggerFactory;
  * rest; other partitions keep flowing. On revocation the processed offsets of the revoked
  * partitions are committed and the rest is dropped. Create with {@link #builder()}; {@link
  * #start()} once, {@link #close()} to stop. Thread-safe for start and close.
+ *
+ * <p>With OpenTelemetry's API on the classpath, a {@link DedupKafkaConsumerBuilder#handler record
+ * handler} runs in a consumer span per record whose parent is the record's {@code traceparent}; a
+ * {@link DedupKafkaConsumerBuilder#batchHandler batch handler} in one span per call, linked to each
+ * record's context (README, "Trace context").
  */
 public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DedupKafkaConsumer.class);
@@ -62,6 +67,7 @@ public final class DedupKafkaConsumer<K, V> implements AutoCloseable {
             ? null
             : b.dedup.transactionalBatch(
                 KafkaDedup::identity,
+                KafkaDedup::traced,
                 b.batchHandler != null ? b.batchHandler : DedupBatchHandler.each(b.handler));
     this.batchSizer = new BatchSizer(b.batchMaxRecords, b.batchMaxTime);
     this.topics = List.copyOf(b.topics);

@@ -1,6 +1,7 @@
 package dev.outboxrelay.dedup;
 
 import dev.outboxrelay.core.MessageContract;
+import dev.outboxrelay.dedup.internal.TracedMessage;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
@@ -35,11 +36,22 @@ public final class KafkaDedup {
   /**
    * Wraps a record handler for your own poll loop: each call runs the handler and the dedup record
    * in one transaction and returns after commit. Commit the record's offset only after it returns;
-   * if it throws, seek back and redeliver.
+   * if it throws, seek back and redeliver. With OpenTelemetry's API on the classpath each call runs
+   * in a consumer span whose parent is the record's {@code traceparent} (README, "Trace context").
    */
   public static <K, V> MessageHandler<ConsumerRecord<K, V>> recordHandler(
       Dedup dedup, DedupHandler<ConsumerRecord<K, V>> handler) {
-    return dedup.transactional(KafkaDedup::identity, handler);
+    return dedup.transactional(KafkaDedup::identity, KafkaDedup::traced, handler);
+  }
+
+  /** The record's topic, id and W3C trace headers, for its consumer span. */
+  static TracedMessage traced(ConsumerRecord<?, ?> record) {
+    return new TracedMessage(
+        "kafka",
+        record.topic(),
+        header(record, MessageContract.HEADER_ID),
+        header(record, MessageContract.HEADER_TRACEPARENT),
+        header(record, MessageContract.HEADER_TRACESTATE));
   }
 
   private static String header(ConsumerRecord<?, ?> record, String name) {

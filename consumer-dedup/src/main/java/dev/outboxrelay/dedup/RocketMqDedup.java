@@ -2,6 +2,7 @@ package dev.outboxrelay.dedup;
 
 import dev.outboxrelay.core.MessageContract;
 import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.dedup.internal.TracedMessage;
 import java.util.List;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
@@ -17,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * comes from the {@code id} user property, the key from the {@code aggregateid} user property (the
  * RocketMQ message's {@code keys} hold the message id, as the RocketMQ publisher sends it), the
  * sequence from the {@code seq} user property, the key-order promise from the {@code seq-order}
- * user property. Needs rocketmq-client on the classpath. Listeners are thread-safe.
+ * user property. Needs rocketmq-client on the classpath. Listeners are thread-safe. With
+ * OpenTelemetry's API on the classpath each message's handler runs in a consumer span whose parent
+ * is its {@code traceparent} property (README, "Trace context").
  */
 public final class RocketMqDedup {
   private static final Logger LOG = LoggerFactory.getLogger(RocketMqDedup.class);
@@ -42,6 +45,16 @@ public final class RocketMqDedup {
             message.getUserProperty(MessageContract.HEADER_SEQUENCE_ORDER)));
   }
 
+  /** The message's topic, id and W3C trace properties, for its consumer span. */
+  static TracedMessage traced(MessageExt message) {
+    return new TracedMessage(
+        "rocketmq",
+        message.getTopic(),
+        message.getUserProperty(MessageContract.HEADER_ID),
+        message.getUserProperty(MessageContract.HEADER_TRACEPARENT),
+        message.getUserProperty(MessageContract.HEADER_TRACESTATE));
+  }
+
   /**
    * An orderly listener (per-queue order, so the high-water mark may be on). Each delivered batch
    * ({@code consumeMessageBatchMaxSize}, default 1) runs in one database transaction. On a failure
@@ -61,7 +74,8 @@ public final class RocketMqDedup {
    */
   public static MessageListenerOrderly orderlyBatch(
       Dedup dedup, DedupBatchHandler<MessageExt> handler) {
-    BatchHandler<MessageExt> h = dedup.transactionalBatch(RocketMqDedup::identity, handler);
+    BatchHandler<MessageExt> h =
+        dedup.transactionalBatch(RocketMqDedup::identity, RocketMqDedup::traced, handler);
     return (messages, context) ->
         firstFailure(h, messages) < 0
             ? ConsumeOrderlyStatus.SUCCESS
@@ -96,7 +110,8 @@ public final class RocketMqDedup {
           "delayLevelWhenNextConsume", delayLevelWhenNextConsume, "must be between 0 and 18");
     }
     BatchHandler<MessageExt> h =
-        dedup.transactionalBatch(RocketMqDedup::identity, DedupBatchHandler.each(handler));
+        dedup.transactionalBatch(
+            RocketMqDedup::identity, RocketMqDedup::traced, DedupBatchHandler.each(handler));
     return (messages, context) -> {
       int failed = firstFailure(h, messages);
       if (failed < 0) {

@@ -45,6 +45,9 @@ class ConfigValidationTest {
 
   @Test
   void dedupRejectsMissingOrBadSettings() {
+    assertThatThrownBy(() -> Dedup.builder().openTelemetry(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("openTelemetry");
     assertThatThrownBy(() -> Dedup.builder().group("g").build())
         .hasMessage("store is required, but was null");
     assertThatThrownBy(() -> Dedup.builder().store(store).build())

@@ -60,6 +60,15 @@ public final class MessageContract {
    */
   public static final String HEADER_PAYLOAD_DROPPED = "outbox-payload-dropped";
 
+  /**
+   * The W3C {@code tracestate} that goes with {@link #HEADER_TRACEPARENT}. The table has no column
+   * for it: it travels as a user header of this name (in the headers column, then on the broker
+   * message like every user header), set by the writer together with the traceparent it takes from
+   * the current OpenTelemetry context. Not reserved: a caller that sets its own traceparent may set
+   * its own tracestate header too.
+   */
+  public static final String HEADER_TRACESTATE = "tracestate";
+
   /** Header names users may not set; lower case. */
   public static final Set<String> RESERVED_HEADERS =
       Set.of(HEADER_ID, HEADER_TYPE, HEADER_AGGREGATE_TYPE, HEADER_SEQUENCE);

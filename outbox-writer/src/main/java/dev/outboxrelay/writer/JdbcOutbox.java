@@ -52,7 +52,8 @@ final class JdbcOutbox implements Outbox {
   }
 
   @Override
-  public void saveAll(Connection connection, Collection<OutboxMessage> messages) {
+  public void saveAll(Connection connection, Collection<OutboxMessage> given) {
+    Collection<OutboxMessage> messages = TraceStamp.stamp(given);
     messages.forEach(this::validate);
     if (messages.isEmpty()) {
       return;

@@ -46,6 +46,10 @@ public interface Outbox {
    * With {@link OutboxBuilder#keyOrder(boolean) key order} (the default) it first locks every key
    * of the batch, in a fixed order, until the caller's transaction ends: another transaction saving
    * one of these keys waits here until then.
+   *
+   * <p>Trace context: with OpenTelemetry's API on the classpath and a valid span current, a message
+   * without a traceparent is saved with the current span's W3C {@code traceparent}, and its {@code
+   * tracestate} as a header of that name. A traceparent set on the message always wins.
    */
   void saveAll(Connection connection, Collection<OutboxMessage> messages);
 

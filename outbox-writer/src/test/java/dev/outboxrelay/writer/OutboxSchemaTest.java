@@ -54,6 +54,24 @@ class OutboxSchemaTest {
   }
 
   @Test
+  void postgresNotifiesAtCommitThroughADeferredTriggerNamedAfterTheTable() {
+    OutboxTable table = OutboxTable.builder().schema("app").name("Events").build();
+    String sql =
+        String.join(
+            "\n", OutboxSchema.render(SqlDialect.POSTGRESQL, table, "V6__notify_at_commit.sql"));
+    assertThat(sql)
+        .contains("CREATE SEQUENCE IF NOT EXISTS \"app\".\"Events_notify_clock\"")
+        .contains("setval('\"app\".\"Events_notify_clock\"', slot)")
+        .contains("current_setting('outbox_relay.events_notify', true)")
+        .contains("CREATE CONSTRAINT TRIGGER events_notify AFTER INSERT ON \"app\".\"Events\"")
+        .contains("WHEN (\"app\".\"Events_notify_once\"())")
+        .contains("pg_notify('events', '')")
+        .doesNotContain("${");
+    assertThat(OutboxSchema.migrations(SqlDialect.MARIADB))
+        .doesNotContain("V6__notify_at_commit.sql");
+  }
+
+  @Test
   void discardedMessagesHaveACompanionTableNamedAfterTheOutbox() {
     OutboxTable table = OutboxTable.builder().schema("app").name("events").build();
     for (SqlDialect dialect : List.of(SqlDialect.POSTGRESQL, SqlDialect.MARIADB)) {
@@ -76,7 +94,9 @@ class OutboxSchemaTest {
 
   @Test
   void onlyMysqlHasTheKeyLockTable() {
-    assertThat(OutboxSchema.migrations(SqlDialect.POSTGRESQL)).isEqualTo(OutboxSchema.MIGRATIONS);
+    assertThat(OutboxSchema.migrations(SqlDialect.POSTGRESQL))
+        .doesNotContain("V4__writer_key_lock.sql")
+        .endsWith("V5__dead_letter.sql", "V6__notify_at_commit.sql");
     assertThat(OutboxSchema.migrations(SqlDialect.MARIADB))
         .endsWith("V4__writer_key_lock.sql", "V5__dead_letter.sql");
     OutboxTable table = OutboxTable.builder().name("events").build();

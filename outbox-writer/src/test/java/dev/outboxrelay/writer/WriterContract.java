@@ -8,6 +8,13 @@ import dev.outboxrelay.core.OutboxException;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxMessageBuilder;
 import dev.outboxrelay.testing.LargestMessage;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceState;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -65,6 +72,39 @@ abstract class WriterContract extends WriterFixture {
     assertThat(stored.createdAt()).isPresent();
     assertThat(stored.toBuilder().sequence(0).createdAt(null).build())
         .isEqualTo(sent.toBuilder().sequence(0).header("seq-order", "key").build());
+  }
+
+  @Test
+  void aSaveInsideASpanStoresTheSpansTraceContextAndTheCallersOwnWins() throws Exception {
+    String own = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    SpanContext remote =
+        SpanContext.createFromRemoteParent(
+            "4bf92f3577b34da6a3ce929d0e0e4736",
+            "00f067aa0ba902b7",
+            TraceFlags.getSampled(),
+            TraceState.builder().put("vendor", "a1").build());
+    Span span =
+        SdkTracerProvider.builder()
+            .build()
+            .get("test")
+            .spanBuilder("place order")
+            .setParent(Context.root().with(Span.wrap(remote)))
+            .startSpan();
+    try (Connection c = begin();
+        Scope ignored = span.makeCurrent()) {
+      outbox.saveAll(
+          c, List.of(message("o-1"), message("o-2").toBuilder().traceparent(own).build()));
+      c.commit();
+    } finally {
+      span.end();
+    }
+    List<OutboxMessage> rows = rows();
+    assertThat(rows.get(0).traceparent())
+        .contains(
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-" + span.getSpanContext().getSpanId() + "-01");
+    assertThat(rows.get(0).headers()).containsEntry("tracestate", "vendor=a1");
+    assertThat(rows.get(1).traceparent()).contains(own);
+    assertThat(rows.get(1).headers()).doesNotContainKey("tracestate");
   }
 
   @Test

@@ -44,7 +44,7 @@ final class PgNotifyListener implements Runnable {
         while (running) {
           PGNotification[] notes = pg.getNotifications(500);
           if (notes != null && notes.length > 0) {
-            waker.wake();
+            waker.announce();
           }
         }
       } catch (SQLException e) {

@@ -107,7 +107,7 @@ final class RelayWorker implements Runnable {
         Duration idle = cycle();
         failure = null;
         if (!idle.isZero()) {
-          waker.await(idle);
+          waker.awaitIdle(idle);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

@@ -2,9 +2,26 @@ package dev.outboxrelay.relay.polling;
 
 import java.time.Duration;
 
-/** Lets the idle worker sleep until a poll interval passes or new rows are announced. */
+/**
+ * Lets the idle worker sleep until a poll interval passes or new rows are announced.
+ *
+ * <p>PostgreSQL's trigger notifies at most about once per 20 ms (see {@code
+ * V6__notify_at_commit.sql} in outbox-writer): a transaction that commits just after a notifying
+ * one, in the same 20 ms, does not notify, and its row may become visible only after the poll that
+ * notification caused. So for {@link #FOLLOW_UP_WINDOW} after an announcement an idle wait lasts at
+ * most {@link #FOLLOW_UP}: such a row is found by a follow-up poll, not after the whole poll
+ * interval.
+ */
 final class Waker {
+  /** The longest idle wait shortly after an announcement. */
+  static final Duration FOLLOW_UP = Duration.ofMillis(5);
+
+  /** How long after an announcement idle waits are capped at {@link #FOLLOW_UP}. */
+  static final Duration FOLLOW_UP_WINDOW = Duration.ofMillis(50);
+
   private boolean woken;
+  private boolean announced;
+  private long announcedAt;
 
   /** Waits up to {@code timeout} or until {@link #wake()}; clears the wake-up. */
   synchronized void await(Duration timeout) throws InterruptedException {
@@ -19,8 +36,26 @@ final class Waker {
     woken = false;
   }
 
+  /** An idle wait: as {@link #await}, but at most {@link #FOLLOW_UP} just after an announcement. */
+  synchronized void awaitIdle(Duration timeout) throws InterruptedException {
+    await(idleTimeout(timeout, System.nanoTime()));
+  }
+
+  /** The idle wait at {@code nowNanos}: {@code timeout}, capped while a follow-up is due. */
+  synchronized Duration idleTimeout(Duration timeout, long nowNanos) {
+    boolean followUp = announced && nowNanos - announcedAt < FOLLOW_UP_WINDOW.toNanos();
+    return followUp && timeout.compareTo(FOLLOW_UP) > 0 ? FOLLOW_UP : timeout;
+  }
+
   synchronized void wake() {
     woken = true;
     notifyAll();
+  }
+
+  /** The database announced new rows (a NOTIFY): wake now, and poll again soon after. */
+  synchronized void announce() {
+    announced = true;
+    announcedAt = System.nanoTime();
+    wake();
   }
 }
