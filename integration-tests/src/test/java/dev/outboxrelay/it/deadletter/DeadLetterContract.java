@@ -108,6 +108,8 @@ public abstract class DeadLetterContract {
     Instant parkedAt = Instant.parse(copy.headers().get(MessageContract.HEADER_PARKED_AT));
     assertThat(copy.payloadAsString()).isEqualTo("payload dropped");
 
+    // The copy is recorded once the broker acknowledged it: the operator sees it right after.
+    await().atMost(Duration.ofSeconds(10)).until(this::recorded);
     ParkedKey parked = admin().parked().get(0);
     assertThat(parked.aggregateId()).isEqualTo("poisoned");
     assertThat(parked.messageId()).isEqualTo(poison.id());
@@ -162,6 +164,7 @@ public abstract class DeadLetterContract {
         .containsEntry(
             MessageContract.HEADER_PARKED_REASON, "injected rejection of " + refused.id())
         .doesNotContainKey(MessageContract.HEADER_PAYLOAD_DROPPED);
+    await().atMost(Duration.ofSeconds(10)).until(this::recorded);
     assertThat(admin().parked())
         .singleElement()
         .satisfies(p -> assertThat(p.deadLettered()).isPresent());
@@ -245,6 +248,12 @@ public abstract class DeadLetterContract {
       outbox.saveAll(c, messages);
       c.commit();
     }
+  }
+
+  /** The one parked key's copy is recorded in the table. */
+  private boolean recorded() {
+    List<ParkedKey> parked = admin().parked();
+    return !parked.isEmpty() && parked.stream().allMatch(p -> p.deadLettered().isPresent());
   }
 
   private List<ReceivedMessage> deadLettered() {
