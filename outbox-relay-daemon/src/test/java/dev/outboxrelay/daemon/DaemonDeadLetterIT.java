@@ -85,7 +85,7 @@ class DaemonDeadLetterIT {
             .atMost(Duration.ofSeconds(30))
             .untilAsserted(
                 () ->
-                    assertThat(metrics(daemon))
+                    assertThat(DaemonScrape.metrics(daemon))
                         .contains("outbox_deadletter_sent_total" + tags + " 1.0")
                         .contains("outbox_reconcile_last_missing" + tags + " 0.0"));
         DaemonProcess.Result parked =
@@ -95,19 +95,14 @@ class DaemonDeadLetterIT {
         assertThat(parked.output())
             .contains("dlq-poisoned", poison.id().toString(), "dead_lettered=")
             .doesNotContain("dead_lettered=no");
-        assertThat(metrics(daemon)).contains("outbox_reconcile_missing_total" + tags + " 0.0");
+        assertThat(DaemonScrape.metrics(daemon))
+            .contains("outbox_reconcile_missing_total" + tags + " 0.0");
         assertThat(reader.readAll(deadLetters)).as("copied once").hasSize(1);
         assertThat(reader.readAll(topic))
             .extracting(ReceivedMessage::id)
             .doesNotContain(behind.id());
       }
     }
-  }
-
-  private static String metrics(DaemonProcess d) throws Exception {
-    String r = d.get("/metrics");
-    assertThat(r).startsWith("200 ");
-    return r.substring(4);
   }
 
   private Path config(PostgresServer pg, String database, KafkaServer kafka) throws Exception {
@@ -134,12 +129,7 @@ class DaemonDeadLetterIT {
   }
 
   private static OutboxMessage message(String key, String payload) {
-    return OutboxMessage.builder()
-        .aggregateType("order")
-        .aggregateId("dlq-" + key)
-        .type("OrderPlaced")
-        .payload(payload)
-        .build();
+    return DaemonScrape.order("dlq-" + key, payload);
   }
 
   private static void save(HikariDataSource app, OutboxMessage m) throws Exception {

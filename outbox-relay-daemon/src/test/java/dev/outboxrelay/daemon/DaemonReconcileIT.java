@@ -20,8 +20,6 @@ import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,18 +56,20 @@ class DaemonReconcileIT {
             .atMost(Duration.ofSeconds(60))
             .untilAsserted(
                 () ->
-                    assertThat(metrics(daemon))
+                    assertThat(DaemonScrape.metrics(daemon))
                         .contains("outbox_reconcile_missing_total" + tags + " 1.0")
                         .contains("outbox_reconcile_republished_total" + tags + " 1.0")
                         .contains("outbox_reconcile_last_missing" + tags + " 0.0"));
         assertThat(reader.readAll(topic))
             .extracting(ReceivedMessage::id)
             .containsExactlyInAnyOrder(ordinary.id(), lost.id());
-        String metrics = metrics(daemon);
-        assertThat(value(metrics, "outbox_reconcile_checked_total" + tags))
+        String metrics = DaemonScrape.metrics(daemon);
+        assertThat(DaemonScrape.value(metrics, "outbox_reconcile_checked_total" + tags))
             .as("the lost row in two runs (missing, then found), the ordinary one at least once")
             .isGreaterThanOrEqualTo(3);
-        assertThat(value(metrics, "outbox_reconcile_last_success_timestamp_seconds" + tags))
+        assertThat(
+                DaemonScrape.value(
+                    metrics, "outbox_reconcile_last_success_timestamp_seconds" + tags))
             .isGreaterThan(1.7e9);
         assertThat(metrics).contains("outbox_reconcile_failures_total" + tags + " 0.0");
         assertThat(metrics).contains("outbox_reconcile_run_seconds_count" + tags);
@@ -84,18 +84,6 @@ class DaemonReconcileIT {
             .doesNotContain("id=" + ordinary.id());
       }
     }
-  }
-
-  private static double value(String metrics, String series) {
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(metrics);
-    assertThat(m.find()).as(series).isTrue();
-    return Double.parseDouble(m.group(1));
-  }
-
-  private static String metrics(DaemonProcess d) throws Exception {
-    String r = d.get("/metrics");
-    assertThat(r).startsWith("200 ");
-    return r.substring(4);
   }
 
   private Path config(PostgresServer pg, String database, KafkaServer kafka) throws Exception {
@@ -121,12 +109,7 @@ class DaemonReconcileIT {
   }
 
   private static OutboxMessage message(String key, String payload) {
-    return OutboxMessage.builder()
-        .aggregateType("order")
-        .aggregateId("reconcile-" + key)
-        .type("OrderPlaced")
-        .payload(payload)
-        .build();
+    return DaemonScrape.order("reconcile-" + key, payload);
   }
 
   /** {@code lost}: marked published in its own transaction, so no relay ever claims it. */
