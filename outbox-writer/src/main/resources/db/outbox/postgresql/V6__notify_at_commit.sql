@@ -16,21 +16,33 @@ CREATE OR REPLACE FUNCTION ${outbox_notify_once}() RETURNS boolean LANGUAGE sql 
     SELECT coalesce(current_setting('${outbox_notify_setting}', true), '') <> '1'
        AND set_config('${outbox_notify_setting}', '1', true) = '1'
 $$;
--- Security definer, so writers need no grant on the clock sequence; the search_path it runs with is
--- the migration's (FROM CURRENT), where the unqualified clock name was created.
+-- Security definer, so writers need no grant on the clock sequence. Such a function must not
+-- resolve names through a path its callers can shape (a writer's temporary view named like the
+-- sequence would run as the function's owner): the search_path is pg_catalog then pg_temp, and the
+-- sequence is named schema-qualified, its schema looked up here, as this migration resolves it.
+DO $$
+DECLARE
+    clock text;
+BEGIN
+    SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) INTO clock
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.oid = '${outbox_notify_clock}'::regclass;
+    EXECUTE format($f$
 CREATE OR REPLACE FUNCTION ${outbox_notify_function}() RETURNS trigger LANGUAGE plpgsql
-    SECURITY DEFINER SET search_path FROM CURRENT AS $$
+    SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $body$
 DECLARE
     slot bigint := floor(extract(epoch FROM clock_timestamp()) * 50)::bigint;
 BEGIN
-    -- <>, not <: a clock stepped back must not silence the wake-up until it catches up.
-    IF (SELECT last_value FROM ${outbox_notify_clock}) <> slot THEN
-        PERFORM setval('${outbox_notify_clock}', slot);
-        PERFORM pg_notify('${outbox_channel}', '');
+    IF (SELECT last_value FROM %1$s) <> slot THEN
+        PERFORM setval(%2$L::regclass, slot);
+        PERFORM pg_notify(%3$L, '');
     END IF;
     RETURN NULL;
 END
+$body$ $f$, clock, clock, '${outbox_channel}');
+END
 $$;
+-- (<>, not <, above: a clock stepped back must not silence the wake-up until it catches up.)
 DO $$
 BEGIN
     IF EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '${outbox_notify_trigger}'

@@ -61,11 +61,13 @@ class OutboxSchemaTest {
             "\n", OutboxSchema.render(SqlDialect.POSTGRESQL, table, "V6__notify_at_commit.sql"));
     assertThat(sql)
         .contains("CREATE SEQUENCE IF NOT EXISTS \"app\".\"Events_notify_clock\"")
-        .contains("setval('\"app\".\"Events_notify_clock\"', slot)")
+        .contains("WHERE c.oid = '\"app\".\"Events_notify_clock\"'::regclass")
+        .contains("SECURITY DEFINER SET search_path = pg_catalog, pg_temp")
         .contains("current_setting('outbox_relay.events_notify', true)")
         .contains("CREATE CONSTRAINT TRIGGER events_notify AFTER INSERT ON \"app\".\"Events\"")
         .contains("WHEN (\"app\".\"Events_notify_once\"())")
-        .contains("pg_notify('events', '')")
+        .contains("PERFORM pg_notify(%3$L, '')")
+        .contains("$body$ $f$, clock, clock, 'events')")
         .doesNotContain("${");
     assertThat(OutboxSchema.migrations(SqlDialect.MARIADB))
         .doesNotContain("V6__notify_at_commit.sql");

@@ -137,6 +137,34 @@ class PostgresNotifyIT extends WriterFixture {
   }
 
   @Test
+  void aWritersTemporaryObjectNamedLikeTheClockIsNotWhatTheTriggerUses() throws Exception {
+    String role = "shadow_" + UUID.randomUUID().toString().substring(0, 8);
+    try (Connection c = connect();
+        Statement st = c.createStatement()) {
+      st.execute("CREATE ROLE " + role);
+      st.execute("GRANT INSERT, SELECT ON outbox TO " + role);
+      st.execute("GRANT USAGE ON SCHEMA public TO " + role);
+      st.execute("SELECT setval('outbox_notify_clock', 1)");
+    }
+    try (Connection c = begin()) {
+      try (Statement st = c.createStatement()) {
+        st.execute("SET ROLE " + role);
+        // Resolved first by an unqualified name: the security-definer function must not use it.
+        st.execute("CREATE TEMPORARY VIEW outbox_notify_clock AS SELECT 1::bigint AS last_value");
+      }
+      outbox.save(c, message("shadowed"));
+      c.commit();
+    }
+    assertThat(notificationsUntilSentinel()).isEqualTo(1);
+    try (Connection c = connect();
+        Statement st = c.createStatement();
+        var rs = st.executeQuery("SELECT last_value FROM public.outbox_notify_clock")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getLong(1)).as("the real clock moved to the commit's slot").isGreaterThan(1);
+    }
+  }
+
+  @Test
   void createIfMissingRunTwiceKeepsOneDeferredTrigger() throws Exception {
     try (Connection c = connect()) {
       OutboxSchema.createIfMissing(c, OutboxTable.defaults());
