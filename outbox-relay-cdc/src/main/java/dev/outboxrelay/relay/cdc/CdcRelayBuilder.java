@@ -123,7 +123,6 @@ public final class CdcRelayBuilder {
     return this;
   }
 
-  /** Metrics and test callbacks. Default: none. */
   /**
    * A topic each parked key's message is copied to once, through the relay's publisher, with the
    * reason in the header {@code outbox-parked-reason}; the key stays parked until an operator
@@ -140,6 +139,7 @@ public final class CdcRelayBuilder {
     return this;
   }
 
+  /** Metrics and test callbacks. Default: none. */
   public CdcRelayBuilder listener(RelayListener listener) {
     this.listener = Objects.requireNonNull(listener, "listener");
     return this;

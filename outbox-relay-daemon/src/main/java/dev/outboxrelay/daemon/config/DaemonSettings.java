@@ -128,7 +128,7 @@ public final class DaemonSettings {
 
   /**
    * {@code relays[].publisher.dead-letter-topic}: where a parked key's message is copied once
-   * (polling relays; off when unset). Declared by the relays ({@code RelaySettings}).
+   * (polling and CDC relays; off when unset). Declared by the relays ({@code RelaySettings}).
    */
   public static final Setting<String> DEAD_LETTER_TOPIC = PollingSettings.DEAD_LETTER_TOPIC;
 

@@ -44,6 +44,7 @@ public final class PollingRelay implements Relay {
   private volatile String death; // what ended the worker thread, if it was not a stop
   private PgNotifyListener notifyListener;
   private ScheduledExecutorService renewer;
+  private ScheduledExecutorService deadLetterer;
 
   PollingRelay(PollingRelayConfig config) {
     this.config = config;
@@ -98,6 +99,13 @@ public final class PollingRelay implements Relay {
     long every = Math.max(100, config.leaseDuration().toMillis() / 3);
     renewer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "-lease"));
     renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+    if (worker.deadLettering()) {
+      // Its own thread: a copy's send may block up to the publish timeout; the claim loop and the
+      // lease renewal must not wait for it. The sweep paces its rounds itself.
+      deadLetterer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "-dead-letter"));
+      deadLetterer.scheduleWithFixedDelay(
+          worker::sweepDeadLetters, 500, 500, TimeUnit.MILLISECONDS);
+    }
     return this;
   }
 
@@ -143,6 +151,9 @@ public final class PollingRelay implements Relay {
 
   private void stopHelpers() {
     renewer.shutdown();
+    if (deadLetterer != null) {
+      deadLetterer.shutdownNow(); // interrupts a copy in flight; it is retried after a restart
+    }
     if (notifyListener != null) {
       notifyListener.stop();
     }

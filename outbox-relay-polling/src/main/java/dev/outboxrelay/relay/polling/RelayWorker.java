@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
  * always falls in one bucket, so no key is ever in two batches at once and per-key order is exactly
  * as with one batch at a time. When a round of lanes returns no full batch, the relay applies every
  * batch in flight and goes back to single claims; it does so as well before it sleeps, rebalances
- * its leases or stops. With a dead-letter topic, a pass also copies parked keys' messages there
- * when its {@link DeadLetterSweep} (outbox-relay-state) is due, for the buckets it holds (parked
- * keys are never claimed, so this cannot overtake a batch in flight).
+ * its leases or stops. With a dead-letter topic, the relay's {@code -dead-letter} thread copies
+ * parked keys' messages there through {@link #sweepDeadLetters} ({@link DeadLetterSweep},
+ * outbox-relay-state), for the buckets held at the time (parked keys are never claimed, so a copy
+ * cannot overtake a batch in flight).
  */
 final class RelayWorker implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(RelayWorker.class);
@@ -166,9 +167,6 @@ final class RelayWorker implements Runnable {
       } while (deleted == 1000);
       nextPurgeNanos = now + Math.min(Duration.ofSeconds(30).toNanos(), window.toNanos());
     }
-    if (deadLetters != null && !leases.usable().isEmpty()) {
-      deadLetters.run(List.copyOf(leases.usable()));
-    }
     int lane = nextLane;
     nextLane = (lane + 1) % active;
     // The lane's previous batch is applied before its buckets are claimed again (with one lane:
@@ -290,6 +288,29 @@ final class RelayWorker implements Runnable {
       Thread.currentThread().interrupt();
       return false;
     }
+  }
+
+  /**
+   * A round of the dead-letter sweep for the buckets held now, if one is due. Called by the relay's
+   * own {@code -dead-letter} thread, never by the claim loop: a copy's send can block up to the
+   * publish timeout (a missing topic, a slow broker), longer than a lease lives.
+   */
+  void sweepDeadLetters() {
+    Set<Integer> held = leases.usable();
+    if (deadLetters == null || held.isEmpty() || !running) {
+      return;
+    }
+    try {
+      deadLetters.run(List.copyOf(held));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      log.warn("{} - dead-letter round failed: {}", config.name(), Secrets.maskText(e.toString()));
+    }
+  }
+
+  boolean deadLettering() {
+    return deadLetters != null;
   }
 
   /** Whether the first lease rebalance ran (the relay knows which buckets it owns). */

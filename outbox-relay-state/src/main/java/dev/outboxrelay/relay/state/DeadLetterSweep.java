@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * each ({@link DeadLetters#send}) and records it once the broker acknowledged it. A failed copy is
  * retried per key with the relay's backoff; a retriable failure ends the round (the broker looks
  * down). It never fails its caller: a database error is logged and retried next round. One thread
- * at a time.
+ * at a time runs it, never a relay's claim loop (a send can block up to the publish timeout, longer
+ * than a lease lives); {@link #forgetBackoff} from any thread.
  */
 public final class DeadLetterSweep {
   private static final Logger log = LoggerFactory.getLogger(DeadLetterSweep.class);
@@ -57,6 +58,7 @@ public final class DeadLetterSweep {
   private final Map<String, Backoff> failing = new HashMap<>();
   private final Set<String> unreadable = new HashSet<>();
   private long nextNanos = System.nanoTime();
+  private volatile boolean forget;
 
   public DeadLetterSweep(Settings settings, Connections connections, StateSql sql) {
     this.s = settings;
@@ -66,6 +68,10 @@ public final class DeadLetterSweep {
 
   /** Copies what is due for these buckets (empty: every bucket), if a round is due. */
   public void run(List<Integer> buckets) throws InterruptedException {
+    if (forget) {
+      forget = false;
+      failing.clear();
+    }
     long now = System.nanoTime();
     if (now - nextNanos < 0) {
       return;
@@ -147,9 +153,12 @@ public final class DeadLetterSweep {
     }
   }
 
-  /** The relay's buckets changed: keys of other buckets are no longer its own to retry. */
+  /**
+   * The relay's buckets changed: keys of other buckets are no longer its own to retry. Any thread:
+   * the next round forgets.
+   */
   public void forgetBackoff() {
-    failing.clear();
+    forget = true;
   }
 
   private static void safely(Runnable callback) {

@@ -78,13 +78,18 @@ public final class KafkaPublisher implements Publisher {
 
   @Override
   public CompletionStage<List<PublishResult>> publish(List<OutboxMessage> batch) {
-    return publish(batch, topics);
+    return publish(batch, topics, true);
   }
 
-  /** As {@link #publish}, every message to {@code topic} (the relay's dead-letter topic). */
+  /**
+   * As {@link #publish}, every message to {@code topic} (the relay's dead-letter topic), except
+   * that a failed copy does not close the shared producer: copies are one message per parked key
+   * with no order among them to protect, and closing the producer would fail the relay's own
+   * records in flight.
+   */
   @Override
   public CompletionStage<List<PublishResult>> publishTo(String topic, List<OutboxMessage> batch) {
-    return publish(batch, TopicTemplate.of(topic));
+    return publish(batch, TopicTemplate.of(topic), false);
   }
 
   @Override
@@ -93,7 +98,7 @@ public final class KafkaPublisher implements Publisher {
   }
 
   private CompletionStage<List<PublishResult>> publish(
-      List<OutboxMessage> batch, TopicTemplate topics) {
+      List<OutboxMessage> batch, TopicTemplate topics, boolean ordered) {
     List<CompletableFuture<PublishResult>> results = new ArrayList<>(batch.size());
     Set<String> failedKeys = new HashSet<>();
     PublishException unreachable = null;
@@ -103,7 +108,7 @@ public final class KafkaPublisher implements Publisher {
       } else if (failedKeys.contains(m.aggregateId())) {
         results.add(skipped(m));
       } else {
-        CompletableFuture<PublishResult> r = send(m, topics);
+        CompletableFuture<PublishResult> r = send(m, topics, ordered);
         results.add(r);
         // Errors found before anything was sent (too large, no metadata) complete at once: stop
         // the key so no later message of it can overtake this one; if the broker could not even
@@ -119,7 +124,9 @@ public final class KafkaPublisher implements Publisher {
         .thenApply(v -> results.stream().map(CompletableFuture::join).toList());
   }
 
-  private CompletableFuture<PublishResult> send(OutboxMessage m, TopicTemplate topics) {
+  /** {@code ordered}: a late failure abandons the producer (see {@link #abandon}). */
+  private CompletableFuture<PublishResult> send(
+      OutboxMessage m, TopicTemplate topics, boolean ordered) {
     CompletableFuture<PublishResult> result = new CompletableFuture<>();
     Producer<byte[], byte[]> p = producer();
     if (p == null) {
@@ -133,7 +140,7 @@ public final class KafkaPublisher implements Publisher {
       p.send(
           record(m, topics),
           (metadata, error) -> {
-            if (error != null && !sending.get()) {
+            if (error != null && !sending.get() && ordered) {
               abandon(p, error);
             }
             result.complete(
