@@ -1,7 +1,19 @@
 package dev.outboxrelay.it.cdc;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.outboxrelay.it.ErrorLog;
+import dev.outboxrelay.relay.cdc.CdcRelay;
+import dev.outboxrelay.relay.cdc.CdcStartException;
 import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.testing.DatabaseExtension;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 class PostgresCdcBehaviourIT extends CdcBehaviour {
@@ -15,5 +27,57 @@ class PostgresCdcBehaviourIT extends CdcBehaviour {
   @Override
   void losePosition(String relayName) throws Exception {
     execute("SELECT pg_drop_replication_slot('" + relayName + "')");
+  }
+
+  /**
+   * Embedded, the relay logs through the application's logging (here slf4j-simple, no masking
+   * layout as in the daemon), and so does Debezium: its settings at start, and a failure of its
+   * JDBC offset store (in 3.5 with every engine setting in the message when its configuration
+   * fails). The password is in none of it, streaming or failing. PostgreSQL only: the test server's
+   * trust authentication lets a password nobody else uses log in, so its absence from the log means
+   * something; the stores and the engine are the same on MariaDB.
+   */
+  @Test
+  void itsLogHoldsNoPasswordWhenStreamingNorWhenItsOffsetStoreFails() throws Exception {
+    String password = "canary-" + UUID.randomUUID();
+    try (ErrorLog log = ErrorLog.capture()) {
+      CdcRelay streaming =
+          relay().source(dataSource.getJdbcUrl(), dataSource.getUsername(), password).build();
+      closeables.add(streaming);
+      streaming.start();
+      commit("logged", 1);
+      await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("logged").size() == 1);
+      streaming.close();
+      assertThat(log.containing("Starting PostgresConnectorTask"))
+          .as("Debezium logged its settings")
+          .isNotEmpty();
+      assertThat(log.containing(password)).as("lines holding the password").isEmpty();
+    }
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    CdcRelay relay =
+        relay()
+            .source(dataSource.getJdbcUrl(), dataSource.getUsername(), password)
+            .debeziumProperties(
+                Map.of(
+                    "offset.storage.jdbc.connection.url",
+                    "jdbc:postgresql://127.0.0.1:" + closedPort + "/none",
+                    "offset.storage.jdbc.connection.retry.max.attempts",
+                    "1",
+                    "offset.storage.jdbc.connection.wait.retry.delay.ms",
+                    "10"))
+            .build();
+    closeables.add(relay);
+    try (ErrorLog log = ErrorLog.capture()) {
+      assertThatThrownBy(relay::start)
+          .isInstanceOf(CdcStartException.class)
+          .hasMessageNotContaining(password);
+      assertThat(log.containing("Engine has failed with"))
+          .as("the engine logged the store's failure")
+          .isNotEmpty();
+      assertThat(log.containing(password)).as("lines holding the password").isEmpty();
+    }
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.it.ErrorLog;
 import dev.outboxrelay.it.KafkaDbFixture;
 import dev.outboxrelay.it.SlowAcks;
 import dev.outboxrelay.relay.cdc.CdcRelay;

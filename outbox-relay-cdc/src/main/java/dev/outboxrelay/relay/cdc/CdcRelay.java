@@ -276,7 +276,8 @@ public final class CdcRelay implements Relay {
                         System.nanoTime()
                             + Duration.ofMillis(config.backoff().apply(++failures)).toNanos();
                     // Not the exception itself: Debezium's messages can hold every setting,
-                    // database.password included (JdbcOffsetBackingStore.configure).
+                    // database.password included (JdbcOffsetBackingStore.configure;
+                    // MaskedJdbcOffsetBackingStore drops them there).
                     log.error(
                         "{} - engine failed (restart #{} soon): {}{}",
                         config.name(),

@@ -1,6 +1,7 @@
 package dev.outboxrelay.relay.cdc;
 
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.relay.cdc.internal.MaskedJdbcOffsetBackingStore;
 import java.util.Properties;
 
 /**
@@ -31,7 +32,7 @@ final class DebeziumConfig {
     // Heartbeats bring the first batch soon after start (the table catch-up runs then) and keep a
     // PostgreSQL slot's confirmed position moving while the outbox is idle.
     p.setProperty("heartbeat.interval.ms", "1000");
-    p.setProperty("offset.storage", "io.debezium.storage.jdbc.offset.JdbcOffsetBackingStore");
+    p.setProperty("offset.storage", MaskedJdbcOffsetBackingStore.class.getName());
     jdbc(p, "offset.storage.", c);
     p.setProperty("offset.storage.jdbc.offset.table.name", unquoted(c, "cdc_offsets"));
     String schema =

@@ -41,7 +41,8 @@ class CdcConfigTest {
         .containsEntry("table.include.list", "public.outbox")
         .containsEntry("snapshot.mode", "no_data")
         .containsEntry("poll.interval.ms", "20")
-        .containsEntry("offset.storage", "io.debezium.storage.jdbc.offset.JdbcOffsetBackingStore")
+        .containsEntry(
+            "offset.storage", "dev.outboxrelay.relay.cdc.internal.MaskedJdbcOffsetBackingStore")
         .containsEntry("offset.storage.jdbc.offset.table.name", "outbox_cdc_offsets");
   }
 

@@ -1,4 +1,4 @@
-package dev.outboxrelay.it.stop;
+package dev.outboxrelay.it;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * cached): so this tees {@code System.err}, keeps the output visible, and picks the lines at level
  * ERROR (format {@code HH:mm:ss.SSS [thread] ERROR logger - message}).
  */
-final class ErrorLog implements AutoCloseable {
+public final class ErrorLog implements AutoCloseable {
   private static final Pattern ERROR_LINE = Pattern.compile("^\\S+ \\[[^]]*] ERROR .*");
   private final PrintStream original = System.err;
   private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
@@ -41,17 +41,17 @@ final class ErrorLog implements AutoCloseable {
     System.setErr(new PrintStream(tee, true, StandardCharsets.UTF_8));
   }
 
-  static ErrorLog capture() {
+  public static ErrorLog capture() {
     return new ErrorLog();
   }
 
   /** ERROR lines so far (stack traces left out). */
-  List<String> errors() {
+  public List<String> errors() {
     return lines().filter(l -> ERROR_LINE.matcher(l).matches()).toList();
   }
 
   /** Lines so far that contain {@code text}. */
-  List<String> containing(String text) {
+  public List<String> containing(String text) {
     return lines().filter(l -> l.contains(text)).toList();
   }
 
