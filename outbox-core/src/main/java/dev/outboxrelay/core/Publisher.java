@@ -43,6 +43,15 @@ public interface Publisher extends AutoCloseable {
         batch.stream().map(m -> PublishResult.failed(m, unsupported)).toList());
   }
 
+  /**
+   * Why {@link #publishTo} could never send to {@code topic} (a name the broker refuses), or empty
+   * when it can or the publisher cannot tell. The relays ask at build time about their dead-letter
+   * topic, so that a name no copy could ever reach fails the start, not every copy later.
+   */
+  default Optional<String> topicProblem(String topic) {
+    return Optional.empty();
+  }
+
   /** The topic {@link #publish} sends this message to, when the publisher can tell. */
   default Optional<String> topicOf(OutboxMessage message) {
     return Optional.empty();

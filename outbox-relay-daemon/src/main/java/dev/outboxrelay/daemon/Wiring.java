@@ -36,8 +36,9 @@ final class Wiring {
             relay.name(),
             config.type(),
             Secrets.maskProperties(config.settings()));
+        Publisher publisher;
         try {
-          return factory.create(config.settings());
+          publisher = factory.create(config.settings());
         } catch (OutboxConfigException e) {
           throw new ConfigError(
               "relays[" + index + "].publisher.settings." + Secrets.maskText(e.getMessage()), null);
@@ -51,12 +52,25 @@ final class Wiring {
                   + Secrets.maskText(rootMessage(e)),
               null);
         }
+        checkDeadLetterTopic(config, index, publisher);
+        return publisher;
       }
     }
     throw new OutboxConfigException(
         "relays[" + index + "].publisher.type",
         config.type(),
         "must name a publisher on the classpath, one of " + names);
+  }
+
+  /** A dead-letter topic the broker would refuse fails the start, naming the key. */
+  private static void checkDeadLetterTopic(PublisherConfig config, int index, Publisher publisher) {
+    String topic = config.deadLetterTopic().orElse(null);
+    String problem = topic == null ? null : publisher.topicProblem(topic).orElse(null);
+    if (problem != null) {
+      publisher.close();
+      throw new OutboxConfigException(
+          "relays[" + index + "].publisher.dead-letter-topic", topic, problem);
+    }
   }
 
   static String rootMessage(Throwable e) {

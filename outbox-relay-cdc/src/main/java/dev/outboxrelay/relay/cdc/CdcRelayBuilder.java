@@ -154,6 +154,14 @@ public final class CdcRelayBuilder {
           dataSource == null ? "dataSource" : "publisher", null, "is required");
     }
     checkDebeziumBatching();
+    if (deadLetterTopic != null) {
+      publisher
+          .topicProblem(deadLetterTopic)
+          .ifPresent(
+              problem -> {
+                throw new OutboxConfigException("deadLetterTopic", deadLetterTopic, problem);
+              });
+    }
     return new CdcRelay(
         new CdcRelayConfig(
             name,

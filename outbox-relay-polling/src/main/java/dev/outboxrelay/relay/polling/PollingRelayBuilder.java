@@ -166,6 +166,14 @@ public final class PollingRelayBuilder {
       throw new OutboxConfigException(
           "backoffMax", backoffMax, "must be at least backoffInitial " + backoffInitial);
     }
+    if (deadLetterTopic != null) {
+      publisher
+          .topicProblem(deadLetterTopic)
+          .ifPresent(
+              problem -> {
+                throw new OutboxConfigException("deadLetterTopic", deadLetterTopic, problem);
+              });
+    }
     return new PollingRelay(
         new PollingRelayConfig(
             name,

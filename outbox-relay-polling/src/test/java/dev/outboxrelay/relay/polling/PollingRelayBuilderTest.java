@@ -4,9 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outboxrelay.core.OutboxConfigException;
+import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.core.PublishResult;
+import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.relay.state.Retention;
 import dev.outboxrelay.testing.InMemoryPublisher;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
 class PollingRelayBuilderTest {
@@ -41,6 +47,33 @@ class PollingRelayBuilderTest {
             "deadLetterTopic must be 1 to 127 characters from [a-zA-Z0-9._-], but was '..'");
     assertThat(PollingSettings.DEAD_LETTER_TOPIC.defaultValue()).as("off by default").isNull();
     PollingRelay.builder().deadLetterTopic("orders.dead-letters_1").deadLetterTopic(null);
+  }
+
+  @Test
+  void aDeadLetterTopicThePublisherCannotSendToFailsTheBuild() {
+    Publisher noDots =
+        new Publisher() {
+          @Override
+          public CompletionStage<List<PublishResult>> publish(List<OutboxMessage> batch) {
+            throw new UnsupportedOperationException("never called: the build fails first");
+          }
+
+          @Override
+          public Optional<String> topicProblem(String topic) {
+            return topic.contains(".") ? Optional.of("has a dot") : Optional.empty();
+          }
+
+          @Override
+          public void close() {}
+        };
+    PollingRelayBuilder builder =
+        PollingRelay.builder()
+            .dataSource(new org.postgresql.ds.PGSimpleDataSource())
+            .publisher(noDots);
+    assertThatThrownBy(() -> builder.deadLetterTopic("orders.dead").build())
+        .isInstanceOf(OutboxConfigException.class)
+        .hasMessage("deadLetterTopic has a dot, but was 'orders.dead'");
+    assertThat(builder.deadLetterTopic("orders-dead").build()).isNotNull();
   }
 
   @Test

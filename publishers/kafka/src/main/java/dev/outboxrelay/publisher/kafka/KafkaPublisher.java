@@ -92,6 +92,17 @@ public final class KafkaPublisher implements Publisher {
     return publish(batch, TopicTemplate.of(topic), false);
   }
 
+  /** Kafka's own rule for topic names (legal characters, length, not "." or ".."). */
+  @Override
+  public java.util.Optional<String> topicProblem(String topic) {
+    try {
+      org.apache.kafka.common.internals.Topic.validate(topic);
+      return java.util.Optional.empty();
+    } catch (org.apache.kafka.common.errors.InvalidTopicException e) {
+      return java.util.Optional.of("is not a Kafka topic name: " + e.getMessage());
+    }
+  }
+
   @Override
   public java.util.Optional<String> topicOf(OutboxMessage message) {
     return java.util.Optional.of(topics.topicFor(message));

@@ -58,6 +58,11 @@ public final class RocketMqPublisher implements Publisher {
   }
 
   @Override
+  public java.util.Optional<String> topicProblem(String topic) {
+    return java.util.Optional.ofNullable(RocketMqMessages.topicProblem(topic));
+  }
+
+  @Override
   public java.util.Optional<String> topicOf(OutboxMessage message) {
     return java.util.Optional.of(sender.topicFor(message));
   }
