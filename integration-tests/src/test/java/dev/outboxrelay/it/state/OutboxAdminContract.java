@@ -11,6 +11,7 @@ import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.it.KafkaDbFixture;
 import dev.outboxrelay.relay.polling.PollingRelay;
+import dev.outboxrelay.relay.state.DeadLetters;
 import dev.outboxrelay.relay.state.DiscardedMessage;
 import dev.outboxrelay.relay.state.OutboxAdmin;
 import dev.outboxrelay.relay.state.ParkedKey;
@@ -150,6 +151,33 @@ abstract class OutboxAdminContract {
     assertThat(admin.replaySince(from)).as("the rest of b").isEqualTo(1);
     assertThat(admin.pendingCount()).isEqualTo(5);
     assertThat(admin.replay(UUID.randomUUID())).as("no such row").isFalse();
+  }
+
+  /**
+   * The key was unparked and parked again at the same message while its copy was in flight: the
+   * acknowledged copy belongs to the first parking and is not recorded against the second, which
+   * stays due for a copy of its own.
+   */
+  @Test
+  void aCopyIsNotRecordedAgainstALaterParkingOfTheSameMessage() throws Exception {
+    OutboxMessage m = save("again", 1).get(0);
+    StateSql sql = StateSql.of(table, database().dialect());
+    park(m, "rejected");
+    DeadLetters.Due first;
+    try (Connection c = dataSource.getConnection()) {
+      first = DeadLetters.due(c, sql, List.of(), 10).get(0);
+    }
+    assertThat(admin.unpark(m.aggregateId())).isTrue();
+    park(m, "rejected again");
+    try (Connection c = dataSource.getConnection()) {
+      List<DeadLetters.Due> due = DeadLetters.due(c, sql, List.of(), 10);
+      assertThat(due).extracting(DeadLetters.Due::reason).containsExactly("rejected again");
+      assertThat(due.get(0).parkedAt()).isAfter(first.parkedAt());
+      assertThat(DeadLetters.record(c, sql, first, "orders-dlq")).as("recorded").isFalse();
+      assertThat(DeadLetters.due(c, sql, List.of(), 10)).as("still due").hasSize(1);
+      assertThat(DeadLetters.record(c, sql, due.get(0), "orders-dlq")).as("recorded").isTrue();
+      assertThat(DeadLetters.due(c, sql, List.of(), 10)).as("due after its copy").isEmpty();
+    }
   }
 
   @Test

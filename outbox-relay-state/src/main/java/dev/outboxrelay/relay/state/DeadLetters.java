@@ -60,8 +60,8 @@ public final class DeadLetters {
 
   /**
    * Records that the key's parked message was copied to {@code topic}, replacing the record of an
-   * earlier parking; false (nothing recorded) if the key is no longer parked at that message.
-   * Auto-commit or the caller's transaction.
+   * earlier parking; false (nothing recorded) if the key is no longer parked at that message by the
+   * parking {@code due} was read from. Auto-commit or the caller's transaction.
    */
   public static boolean record(Connection c, StateSql sql, Due due, String topic)
       throws SQLException {
@@ -72,6 +72,7 @@ public final class DeadLetters {
       insert.setString(1, topic);
       insert.setString(2, due.row().aggregateId());
       sql.setId(insert, 3, due.row().id());
+      insert.setTimestamp(4, java.sql.Timestamp.from(due.parkedAt()));
       return insert.executeUpdate() == 1;
     }
   }

@@ -148,8 +148,10 @@ public final class StateSql {
   }
 
   /**
-   * Records the copy of a parked message, only while the key is still parked at it. Parameters:
-   * topic, aggregateid, message id ({@link #setId}).
+   * Records the copy of a parked message, only while the key is still parked at it by the same
+   * parking (unparked and parked again at the same message while the copy was in flight: the new
+   * parking gets its own copy). Parameters: topic, aggregateid, message id ({@link #setId}), the
+   * {@code parked_at} read with the due message.
    */
   String recordDeadLetter() {
     return "INSERT INTO "
@@ -157,7 +159,7 @@ public final class StateSql {
         + " (aggregateid, message_id, parked_at, topic) SELECT aggregateid, message_id, parked_at, ?"
         + " FROM "
         + parked
-        + " WHERE aggregateid = ? AND message_id = ?";
+        + " WHERE aggregateid = ? AND message_id = ? AND parked_at = ?";
   }
 
   /** {@code <table>_lease} (the polling relay's key-bucket leases), qualified and quoted. */
