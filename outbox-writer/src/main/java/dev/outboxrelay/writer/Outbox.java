@@ -53,6 +53,17 @@ public interface Outbox {
    */
   void saveAll(Connection connection, Collection<OutboxMessage> messages);
 
+  /**
+   * {@code message} as {@link #saveAll} would store it with respect to trace context: without a
+   * traceparent of its own, stamped with the current span's (see there); otherwise unchanged. For
+   * code that also sends the message itself beside saving it (RocketMQ transactional messages), so
+   * that the row and the sent message carry the same context.
+   */
+  static OutboxMessage traced(OutboxMessage message) {
+    java.util.Objects.requireNonNull(message, "message");
+    return TraceStamp.stamp(List.of(message)).iterator().next();
+  }
+
   /** The table written to. */
   OutboxTable table();
 

@@ -75,9 +75,11 @@ public final class RocketMqTransactionalOutbox implements AutoCloseable {
    * @throws RuntimeException what {@code work} threw (checked exceptions wrapped in an {@link
    *     OutboxException}): the transaction and the message were rolled back
    */
-  public TransactionalSend send(OutboxMessage message, LocalTransaction work) {
-    Objects.requireNonNull(message, "message");
+  public TransactionalSend send(OutboxMessage given, LocalTransaction work) {
+    Objects.requireNonNull(given, "message");
     Objects.requireNonNull(work, "work");
+    // The half message carries the trace context the row gets: stamped once, before both.
+    OutboxMessage message = Outbox.traced(given);
     Message halfMessage = RocketMqClientContract.toMessage(unordered(message), topics);
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();

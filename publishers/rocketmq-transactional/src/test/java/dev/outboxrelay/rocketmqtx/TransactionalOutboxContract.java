@@ -10,6 +10,9 @@ import static org.awaitility.Awaitility.await;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.testing.ReceivedMessage;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +25,7 @@ import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * RocketMqTransactionalOutbox against a real broker (check-back every second) and a real database;
@@ -30,6 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 abstract class TransactionalOutboxContract {
   private static final Duration WAIT = Duration.ofSeconds(60);
+  @RegisterExtension static final OpenTelemetryExtension OTEL = OpenTelemetryExtension.create();
   private TransactionalOutboxFixture f;
 
   protected abstract DatabaseServer database();
@@ -70,6 +75,28 @@ abstract class TransactionalOutboxContract {
         .containsEntry("aggregateid", "o-1")
         .containsEntry("tenant", "t-1")
         .doesNotContainKeys("seq", "seq-order");
+  }
+
+  /** The half message is built before the row is saved; both carry the current span's context. */
+  @Test
+  void theMessageCarriesTheTraceContextItsRowIsSavedWith() throws Exception {
+    RocketMqTransactionalOutbox outbox = f.outbox("t", new TransactionalOutboxListener() {});
+    Span span = OTEL.getOpenTelemetry().getTracer("orders").spanBuilder("place order").startSpan();
+    OutboxMessage m = order("o-t");
+    try (Scope ignored = span.makeCurrent()) {
+      outbox.send(m, c -> insertOrder(c, "o-t"));
+    } finally {
+      span.end();
+    }
+    // The row's traceparent is the writer's (W3C propagation of the span, flags as it writes them).
+    String traceparent = f.text("SELECT traceparent FROM outbox WHERE aggregateid = 'o-t'");
+    assertThat(traceparent)
+        .startsWith(
+            "00-" + span.getSpanContext().getTraceId() + "-" + span.getSpanContext().getSpanId());
+    await().atMost(WAIT).until(() -> f.copiesOf(m.id()) == 1);
+    assertThat(f.received().stream().filter(r -> r.id().equals(m.id())).findFirst().orElseThrow())
+        .extracting(ReceivedMessage::headers)
+        .satisfies(h -> assertThat(h).containsEntry("traceparent", traceparent));
   }
 
   @Test

@@ -99,6 +99,15 @@ final class TransactionalOutboxFixture implements AutoCloseable {
     return received().stream().filter(m -> m.id().equals(id)).count();
   }
 
+  String text(String sql) throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
   int count(String sql) throws SQLException {
     try (Connection c = dataSource.getConnection();
         Statement st = c.createStatement();
