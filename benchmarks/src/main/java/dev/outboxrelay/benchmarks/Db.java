@@ -20,7 +20,7 @@ final class Db implements AutoCloseable {
     this.server = server;
     this.kind = kind;
     this.name = server.createDatabase();
-    this.ds = server.dataSource(name, 16);
+    this.ds = pool(server, name);
     String slowMs = System.getProperty("outbox.bench.pgSlowMillis");
     if (slowMs != null && server.dialect() == dev.outboxrelay.core.SqlDialect.POSTGRESQL) {
       // Diagnostics for profiling: PostgreSQL logs statements slower than this.
@@ -42,6 +42,25 @@ final class Db implements AutoCloseable {
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * The pool of this database (writers and relays). {@code -Doutbox.bench.mariadbJdbcOptions=...}
+   * (e.g. {@code useBulkStmts=true}) appends driver options to MariaDB's URL, for tuning runs.
+   */
+  private static HikariDataSource pool(DatabaseServer server, String name) {
+    String options = System.getProperty("outbox.bench.mariadbJdbcOptions", "");
+    if (options.isEmpty() || server.dialect() != dev.outboxrelay.core.SqlDialect.MARIADB) {
+      return server.dataSource(name, 16);
+    }
+    com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+    config.setJdbcUrl(server.jdbcUrl(name) + "?" + options);
+    config.setUsername(server.user());
+    config.setPassword(server.password());
+    config.setMaximumPoolSize(16);
+    config.setConnectionTimeout(10_000);
+    config.setPoolName(name);
+    return new HikariDataSource(config);
   }
 
   String url() {

@@ -1,5 +1,6 @@
 package dev.outboxrelay.benchmarks;
 
+import dev.outboxrelay.relay.polling.PollingSettings;
 import dev.outboxrelay.servers.DatabaseServer;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -45,6 +46,9 @@ final class Parts {
                 "msg/s",
                 p.kafkaMessages() + " records, one producer",
                 () -> RawKafka.run(kafka, p.kafkaMessages(), size)));
+    // The relay's default batch size unless -Doutbox.bench.pollingBatch=N (for tuning runs).
+    int drainBatch =
+        Integer.getInteger("outbox.bench.pollingBatch", PollingSettings.BATCH_SIZE.defaultValue());
     for (String db : DBS) {
       part(
           "claim",
@@ -53,8 +57,8 @@ final class Parts {
                   "claim." + db,
                   "raw claim + delete loop, " + db,
                   "msg/s",
-                  "polling relay, batch 500, publisher acks at once (no broker)",
-                  () -> polling.drain(dbs.get(db), db, n, 500, 1, false)));
+                  "polling relay, batch " + drainBatch + ", publisher acks at once (no broker)",
+                  () -> polling.drain(dbs.get(db), db, n, drainBatch, 1, false)));
     }
     for (String db : DBS) {
       part(
@@ -64,8 +68,8 @@ final class Parts {
                   "drain.polling." + db,
                   "polling relay drain, " + db,
                   "msg/s",
-                  "1 relay, batch 500, to Kafka, default 2 batches in flight",
-                  () -> polling.drain(dbs.get(db), db, n, 500, 1, true)));
+                  "1 relay, batch " + drainBatch + ", to Kafka, default batches in flight",
+                  () -> polling.drain(dbs.get(db), db, n, drainBatch, 1, true)));
     }
     for (String db : DBS) {
       part(
