@@ -9,8 +9,12 @@ import dev.outboxrelay.core.NonRetriablePublishException;
 import dev.outboxrelay.core.OutboxDatabaseException;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.PublishResult;
+import dev.outboxrelay.core.Publisher;
+import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.it.KafkaDbFixture;
 import dev.outboxrelay.relay.polling.PollingRelay;
+import dev.outboxrelay.relay.state.DeadLetterSweep;
 import dev.outboxrelay.relay.state.DeadLetters;
 import dev.outboxrelay.relay.state.DiscardedMessage;
 import dev.outboxrelay.relay.state.OutboxAdmin;
@@ -29,6 +33,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -180,6 +186,70 @@ abstract class OutboxAdminContract {
     }
   }
 
+  /**
+   * More parked keys than one round reads (100) whose rows cannot be copied (malformed: their
+   * headers are not JSON) do not hide a key parked after them: the next round reads on from where
+   * the last stopped.
+   */
+  @Test
+  void keysThatCannotBeCopiedDoNotHideALaterParkedKeyFromTheSweep() throws Exception {
+    List<OutboxMessage> broken = new ArrayList<>();
+    for (int i = 0; i < 101; i++) {
+      broken.add(save("broken-" + i, 1).get(0));
+    }
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "UPDATE outbox SET headers = '{not json' WHERE aggregateid LIKE 'broken-%'")) {
+      assertThat(ps.executeUpdate()).isEqualTo(101);
+    }
+    for (OutboxMessage m : broken) {
+      parkAlso(m, "malformed row");
+    }
+    OutboxMessage good = save("good", 1).get(0);
+    parkAlso(good, "rejected");
+    assertThat(admin.parked()).hasSize(102);
+    List<OutboxMessage> copies = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Publisher deadLetters =
+        new Publisher() {
+          @Override
+          public CompletionStage<List<PublishResult>> publish(List<OutboxMessage> batch) {
+            throw new UnsupportedOperationException("the sweep only copies");
+          }
+
+          @Override
+          public CompletionStage<List<PublishResult>> publishTo(
+              String topic, List<OutboxMessage> batch) {
+            copies.addAll(batch);
+            return CompletableFuture.completedFuture(
+                batch.stream().map(PublishResult::acknowledged).toList());
+          }
+
+          @Override
+          public void close() {}
+        };
+    DeadLetterSweep sweep =
+        new DeadLetterSweep(
+            new DeadLetterSweep.Settings(
+                "sweep",
+                deadLetters,
+                "orders-dlq",
+                Duration.ofSeconds(5),
+                attempt -> 100L,
+                new RelayListener() {}),
+            dataSource::getConnection,
+            StateSql.of(table, database().dialect()));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              sweep.run(List.of());
+              return copies.stream().anyMatch(m -> m.id().equals(good.id()));
+            });
+    assertThat(copies).extracting(OutboxMessage::id).containsExactly(good.id());
+  }
+
   @Test
   void theBacklogIsThePendingRowsAndTheirAgeOnTheDatabaseClock() throws Exception {
     assertThat(admin.pendingCount()).isZero();
@@ -203,8 +273,14 @@ abstract class OutboxAdminContract {
     return KafkaDbFixture.commit(dataSource, outbox, key, count);
   }
 
-  /** Parks a key with the statement the CDC relay runs (no lease to hold). */
+  /** Parks a key with the statement the CDC relay runs (no lease to hold); the only parked key. */
   private void park(OutboxMessage m, String reason) throws SQLException {
+    parkAlso(m, reason);
+    assertThat(admin.parked()).extracting(ParkedKey::aggregateId).containsExactly(m.aggregateId());
+  }
+
+  /** Parks a key with the statement the CDC relay runs, beside any others parked. */
+  private void parkAlso(OutboxMessage m, String reason) throws SQLException {
     try (Connection c = dataSource.getConnection()) {
       StateSql sql = StateSql.of(table, database().dialect());
       try (PreparedStatement ps = c.prepareStatement(sql.park())) {
@@ -215,7 +291,6 @@ abstract class OutboxAdminContract {
         assertThat(ps.executeUpdate()).isEqualTo(1);
       }
     }
-    assertThat(admin.parked()).extracting(ParkedKey::aggregateId).containsExactly(m.aggregateId());
   }
 
   private void relay(InMemoryPublisher publisher, Retention retention) {

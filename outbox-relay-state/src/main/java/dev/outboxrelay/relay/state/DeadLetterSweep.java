@@ -58,6 +58,7 @@ public final class DeadLetterSweep {
   private final Map<String, Backoff> failing = new HashMap<>();
   private final Set<String> unreadable = new HashSet<>();
   private long nextNanos = System.nanoTime();
+  private Due cursor; // where the next round starts reading; null: from the oldest parking
   private volatile boolean forget;
 
   public DeadLetterSweep(Settings settings, Connections connections, StateSql sql) {
@@ -71,6 +72,7 @@ public final class DeadLetterSweep {
     if (forget) {
       forget = false;
       failing.clear();
+      cursor = null;
     }
     long now = System.nanoTime();
     if (now - nextNanos < 0) {
@@ -79,14 +81,22 @@ public final class DeadLetterSweep {
     nextNanos = now + INTERVAL.toNanos();
     try {
       List<Due> due;
+      Due start = cursor;
       try (Connection c = connections.get()) {
-        due = DeadLetters.due(c, sql, buckets, LIMIT);
+        due = DeadLetters.due(c, sql, buckets, LIMIT, start);
       }
+      // A round reads one page and the next round the page after it, wrapping after a short page:
+      // keys that cannot be copied (unreadable rows, copies backing off) never hide newer ones. A
+      // round the broker ends early resumes at the key it ended on.
+      cursor = due.size() < LIMIT ? null : due.get(due.size() - 1);
+      Due before = start;
       for (Due d : due) {
         Backoff b = failing.get(d.row().aggregateId());
         if ((b == null || now - b.dueNanos >= 0) && !copy(d)) {
+          cursor = before;
           return;
         }
+        before = d;
       }
     } catch (SQLException | RuntimeException e) {
       log.warn(

@@ -37,16 +37,32 @@ public final class DeadLetters {
 
   /**
    * Up to {@code limit} parked keys of the given buckets (empty: all) whose parked message has not
-   * been copied for this parking, oldest parking first. A key whose message row is gone (an
-   * operator deleted it) is not listed.
+   * been copied for this parking, oldest parking first, then by key. A key whose message row is
+   * gone (an operator deleted it) is not listed.
    */
   public static List<Due> due(Connection c, StateSql sql, List<Integer> buckets, int limit)
       throws SQLException {
+    return due(c, sql, buckets, limit, null);
+  }
+
+  /**
+   * As {@link #due(Connection, StateSql, List, int)}, those after {@code after} in that order
+   * (null: from the first), so that a caller can page through more keys than it reads at once.
+   */
+  public static List<Due> due(
+      Connection c, StateSql sql, List<Integer> buckets, int limit, Due after) throws SQLException {
     List<Due> due = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(sql.deadLetterDue(buckets.size()))) {
+    try (PreparedStatement ps =
+        c.prepareStatement(sql.deadLetterDue(buckets.size(), after != null))) {
       int i = 1;
       for (int b : buckets) {
         ps.setInt(i++, b);
+      }
+      if (after != null) {
+        java.sql.Timestamp at = java.sql.Timestamp.from(after.parkedAt());
+        ps.setTimestamp(i++, at);
+        ps.setTimestamp(i++, at);
+        ps.setString(i++, after.row().aggregateId());
       }
       ps.setInt(i, limit);
       try (ResultSet rs = ps.executeQuery()) {

@@ -114,11 +114,13 @@ public final class StateSql {
   }
 
   /**
-   * Parked keys whose message is not copied yet, oldest parking first, with the message's row:
-   * {@code OutboxRows.selectList} columns, the bucket, then the parked reason and {@code
-   * parked_at}. Parameters: {@code buckets} bucket numbers (none: every bucket), then the limit.
+   * Parked keys whose message is not copied yet, oldest parking first (then by key), with the
+   * message's row: {@code OutboxRows.selectList} columns, the bucket, then the parked reason and
+   * {@code parked_at}. Parameters: {@code buckets} bucket numbers (none: every bucket); when {@code
+   * after}, the parking to start after ({@code parked_at} twice, then {@code aggregateid}); then
+   * the limit.
    */
-  String deadLetterDue(int buckets) {
+  String deadLetterDue(int buckets, boolean after) {
     String inBuckets =
         buckets == 0
             ? ""
@@ -139,7 +141,8 @@ public final class StateSql {
         + " = p.message_id WHERE "
         + deadLettered(false)
         + inBuckets
-        + " ORDER BY p.parked_at LIMIT ?";
+        + (after ? " AND (p.parked_at > ? OR (p.parked_at = ? AND p.aggregateid > ?))" : "")
+        + " ORDER BY p.parked_at, p.aggregateid LIMIT ?";
   }
 
   /** Forgets an earlier copy of the key (parameter 1): a copy for a former parking. */
