@@ -1,6 +1,7 @@
 package dev.outboxrelay.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.writer.Outbox;
 import java.sql.Connection;
@@ -26,12 +27,25 @@ final class WriterBench {
 
   private final int payloadBytes;
 
+  /**
+   * {@code -Doutbox.bench.writerIds=random}: the messages get version-4 (random) ids instead of the
+   * builder's time-ordered default, to measure what the id order costs (A/B in the same build).
+   */
+  private final boolean randomIds =
+      "random".equals(System.getProperty("outbox.bench.writerIds", ""));
+
   WriterBench(int payloadBytes) {
     this.payloadBytes = payloadBytes;
   }
 
   /** Business transactions per second. */
   double run(Db db, int threads, boolean withOutbox, Duration duration) throws Exception {
+    return run(db, threads, withOutbox, randomIds, duration);
+  }
+
+  /** Business transactions per second; {@code randomIds}: version-4 message ids. */
+  double run(Db db, int threads, boolean withOutbox, boolean randomIds, Duration duration)
+      throws Exception {
     String uuid = db.server.dialect() == SqlDialect.POSTGRESQL ? "uuid" : "char(36)";
     db.execute(
         "CREATE TABLE IF NOT EXISTS orders (id "
@@ -69,7 +83,8 @@ final class WriterBench {
                     ps.setString(4, body);
                     ps.executeUpdate();
                     if (withOutbox) {
-                      outbox.save(c, Backlog.message(id.toString(), payloadBytes));
+                      OutboxMessage m = Backlog.message(id.toString(), payloadBytes);
+                      outbox.save(c, randomIds ? m.toBuilder().id(UUID.randomUUID()).build() : m);
                     }
                     c.commit();
                     count.incrementAndGet();

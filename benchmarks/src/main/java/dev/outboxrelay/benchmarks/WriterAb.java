@@ -1,0 +1,87 @@
+package dev.outboxrelay.benchmarks;
+
+import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.servers.DatabaseServer;
+import dev.outboxrelay.servers.MariaDbServer;
+import dev.outboxrelay.servers.PostgresServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A diagnostic A/B of the writer's variants (not a report figure): on one fresh database per
+ * database and thread count, short slices of the business transaction alone ({@code plain}), with
+ * {@code outbox.save} of a message with a random id ({@code random}) and with the default
+ * time-ordered id ({@code v7}), in rotating order for several rounds, so a noisy machine's drift
+ * falls on every variant alike. Prints each slice and the median ratio to {@code plain}; on
+ * PostgreSQL also WAL bytes per transaction. Run: {@code java -cp <classpath> ...WriterAb [rounds]
+ * [seconds] [threads,...] [dbs]}; durable settings as the harness.
+ */
+public final class WriterAb {
+  private WriterAb() {}
+
+  public static void main(String[] args) throws Exception {
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 4;
+    Duration slice = Duration.ofSeconds(args.length > 1 ? Integer.parseInt(args[1]) : 4);
+    List<Integer> threadCounts = new ArrayList<>();
+    for (String t : (args.length > 2 ? args[2] : "4,32").split(",")) {
+      threadCounts.add(Integer.parseInt(t));
+    }
+    List<String> kinds = List.of((args.length > 3 ? args[3] : "postgresql,mariadb").split(","));
+    System.out.println("settings: " + DbSettings.apply(false));
+    Map<String, DatabaseServer> dbs = new LinkedHashMap<>();
+    if (kinds.contains("postgresql")) {
+      dbs.put("postgresql", PostgresServer.shared());
+    }
+    if (kinds.contains("mariadb")) {
+      dbs.put("mariadb", MariaDbServer.shared());
+    }
+    WriterBench bench = new WriterBench(256);
+    String[] variants = {"plain", "random", "v7"};
+    for (var e : dbs.entrySet()) {
+      for (int threads : threadCounts) {
+        Map<String, List<Double>> rates = new LinkedHashMap<>();
+        Map<String, List<Double>> wal = new LinkedHashMap<>();
+        try (Db db = new Db(e.getValue(), e.getKey())) {
+          bench.run(db, threads, true, false, Duration.ofSeconds(2)); // warm-up
+          for (int r = 0; r < rounds; r++) {
+            for (int i = 0; i < variants.length; i++) {
+              String v = variants[(i + r) % variants.length];
+              boolean pg = e.getValue().dialect() == SqlDialect.POSTGRESQL;
+              long lsn0 = pg ? db.count("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn") : 0;
+              double rate = bench.run(db, threads, !v.equals("plain"), v.equals("random"), slice);
+              long lsn1 = pg ? db.count("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn") : 0;
+              double walPerTx = pg ? (lsn1 - lsn0) / (rate * slice.toMillis() / 1000.0) : 0;
+              rates.computeIfAbsent(v, k -> new ArrayList<>()).add(rate);
+              wal.computeIfAbsent(v, k -> new ArrayList<>()).add(walPerTx);
+              System.out.printf(
+                  "  %s t%d round %d %-6s %7.0f tx/s%s%n",
+                  e.getKey(),
+                  threads,
+                  r + 1,
+                  v,
+                  rate,
+                  pg ? String.format(" %6.0f WAL B/tx", walPerTx) : "");
+            }
+          }
+        }
+        double plain = Stats.of(rates.get("plain")).median();
+        System.out.printf(
+            "%s t%d: plain %.0f, random %.0f (%.2f), v7 %.0f (%.2f) tx/s; WAL B/tx %.0f / %.0f / %.0f%n",
+            e.getKey(),
+            threads,
+            plain,
+            Stats.of(rates.get("random")).median(),
+            Stats.of(rates.get("random")).median() / plain,
+            Stats.of(rates.get("v7")).median(),
+            Stats.of(rates.get("v7")).median() / plain,
+            Stats.of(wal.get("plain")).median(),
+            Stats.of(wal.get("random")).median(),
+            Stats.of(wal.get("v7")).median());
+      }
+    }
+    System.exit(0);
+  }
+}
