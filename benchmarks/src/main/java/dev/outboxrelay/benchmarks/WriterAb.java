@@ -39,25 +39,32 @@ public final class WriterAb {
       dbs.put("mariadb", MariaDbServer.shared());
     }
     WriterBench bench = new WriterBench(256);
-    String[] variants = {"plain", "random", "v7"};
+    Map<String, WriterBench.Variant> all = new LinkedHashMap<>();
+    all.put("plain", new WriterBench.Variant(false, false, true, 0));
+    all.put("plain+1rt", new WriterBench.Variant(false, false, true, 1));
+    all.put("plain+2rt", new WriterBench.Variant(false, false, true, 2));
+    all.put("random", new WriterBench.Variant(true, true, true, 0));
+    all.put("v7", new WriterBench.Variant(true, false, true, 0));
+    all.put("v7-nokeyorder", new WriterBench.Variant(true, false, false, 0));
+    String[] variants = System.getProperty("outbox.bench.abVariants", "plain,random,v7").split(",");
     for (var e : dbs.entrySet()) {
       for (int threads : threadCounts) {
         Map<String, List<Double>> rates = new LinkedHashMap<>();
         Map<String, List<Double>> wal = new LinkedHashMap<>();
         try (Db db = new Db(e.getValue(), e.getKey())) {
-          bench.run(db, threads, true, false, Duration.ofSeconds(2)); // warm-up
+          bench.run(db, threads, all.get("v7"), Duration.ofSeconds(2)); // warm-up
           for (int r = 0; r < rounds; r++) {
             for (int i = 0; i < variants.length; i++) {
               String v = variants[(i + r) % variants.length];
               boolean pg = e.getValue().dialect() == SqlDialect.POSTGRESQL;
               long lsn0 = pg ? db.count("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn") : 0;
-              double rate = bench.run(db, threads, !v.equals("plain"), v.equals("random"), slice);
+              double rate = bench.run(db, threads, all.get(v), slice);
               long lsn1 = pg ? db.count("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn") : 0;
               double walPerTx = pg ? (lsn1 - lsn0) / (rate * slice.toMillis() / 1000.0) : 0;
               rates.computeIfAbsent(v, k -> new ArrayList<>()).add(rate);
               wal.computeIfAbsent(v, k -> new ArrayList<>()).add(walPerTx);
               System.out.printf(
-                  "  %s t%d round %d %-6s %7.0f tx/s%s%n",
+                  "  %s t%d round %d %-14s %7.0f tx/s%s%n",
                   e.getKey(),
                   threads,
                   r + 1,
@@ -67,19 +74,16 @@ public final class WriterAb {
             }
           }
         }
-        double plain = Stats.of(rates.get("plain")).median();
-        System.out.printf(
-            "%s t%d: plain %.0f, random %.0f (%.2f), v7 %.0f (%.2f) tx/s; WAL B/tx %.0f / %.0f / %.0f%n",
-            e.getKey(),
-            threads,
-            plain,
-            Stats.of(rates.get("random")).median(),
-            Stats.of(rates.get("random")).median() / plain,
-            Stats.of(rates.get("v7")).median(),
-            Stats.of(rates.get("v7")).median() / plain,
-            Stats.of(wal.get("plain")).median(),
-            Stats.of(wal.get("random")).median(),
-            Stats.of(wal.get("v7")).median());
+        double plain = Stats.of(rates.get(variants[0])).median();
+        StringBuilder line = new StringBuilder(e.getKey() + " t" + threads + ":");
+        for (String v : variants) {
+          double m = Stats.of(rates.get(v)).median();
+          line.append(String.format(" %s %.0f tx/s (%.2f)", v, m, m / plain));
+          if (e.getValue().dialect() == SqlDialect.POSTGRESQL) {
+            line.append(String.format(" %.0f WAL B/tx;", Stats.of(wal.get(v)).median()));
+          }
+        }
+        System.out.println(line);
       }
     }
     System.exit(0);
