@@ -46,6 +46,30 @@ public final class WriterAb {
     all.put("random", new WriterBench.Variant(true, true, true, 0));
     all.put("v7", new WriterBench.Variant(true, false, true, 0));
     all.put("v7-nokeyorder", new WriterBench.Variant(true, false, false, 0));
+    // PostgreSQL only: a part of the outbox row taken away for one slice (DDL before, undone
+    // after).
+    Map<String, String[]> ddl = new LinkedHashMap<>();
+    all.put("v7-notrigger", all.get("v7"));
+    ddl.put(
+        "v7-notrigger",
+        new String[] {
+          "ALTER TABLE outbox DISABLE TRIGGER outbox_notify",
+          "ALTER TABLE outbox ENABLE TRIGGER outbox_notify"
+        });
+    all.put("v7-nobucketidx", all.get("v7"));
+    ddl.put(
+        "v7-nobucketidx",
+        new String[] {
+          "DROP INDEX outbox_bucket_seq",
+          "CREATE INDEX outbox_bucket_seq ON outbox (bucket, seq) WHERE published_at IS NULL"
+        });
+    all.put("v7-noseqidx", all.get("v7"));
+    ddl.put(
+        "v7-noseqidx",
+        new String[] {
+          "ALTER TABLE outbox DROP CONSTRAINT outbox_seq_key",
+          "ALTER TABLE outbox ADD CONSTRAINT outbox_seq_key UNIQUE (seq)"
+        });
     String[] variants = System.getProperty("outbox.bench.abVariants", "plain,random,v7").split(",");
     for (var e : dbs.entrySet()) {
       for (int threads : threadCounts) {
@@ -58,7 +82,13 @@ public final class WriterAb {
               String v = variants[(i + r) % variants.length];
               boolean pg = e.getValue().dialect() == SqlDialect.POSTGRESQL;
               long lsn0 = pg ? db.count("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn") : 0;
+              if (ddl.containsKey(v)) {
+                db.execute(ddl.get(v)[0]);
+              }
               double rate = bench.run(db, threads, all.get(v), slice);
+              if (ddl.containsKey(v)) {
+                db.execute(ddl.get(v)[1]);
+              }
               long lsn1 = pg ? db.count("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn") : 0;
               double walPerTx = pg ? (lsn1 - lsn0) / (rate * slice.toMillis() / 1000.0) : 0;
               rates.computeIfAbsent(v, k -> new ArrayList<>()).add(rate);
