@@ -105,10 +105,23 @@ public final class WriterAb {
           }
         }
         double plain = Stats.of(rates.get(variants[0])).median();
+        // Paired: each round's rate over the same round's first variant, then the median of those,
+        // so a round slowed by the machine for every variant does not skew the ratio.
+        Map<String, List<Double>> paired = new LinkedHashMap<>();
+        for (String v : variants) {
+          for (int r = 0; r < rounds; r++) {
+            paired
+                .computeIfAbsent(v, k -> new ArrayList<>())
+                .add(rates.get(v).get(r) / rates.get(variants[0]).get(r));
+          }
+        }
         StringBuilder line = new StringBuilder(e.getKey() + " t" + threads + ":");
         for (String v : variants) {
           double m = Stats.of(rates.get(v)).median();
-          line.append(String.format(" %s %.0f tx/s (%.2f)", v, m, m / plain));
+          line.append(
+              String.format(
+                  " %s %.0f tx/s (%.2f, paired %.2f)",
+                  v, m, m / plain, Stats.of(paired.get(v)).median()));
           if (e.getValue().dialect() == SqlDialect.POSTGRESQL) {
             line.append(String.format(" %.0f WAL B/tx;", Stats.of(wal.get(v)).median()));
           }
