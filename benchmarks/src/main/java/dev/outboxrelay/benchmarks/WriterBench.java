@@ -1,6 +1,7 @@
 package dev.outboxrelay.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.writer.Outbox;
 import java.sql.Connection;
@@ -26,19 +27,40 @@ final class WriterBench {
 
   private final int payloadBytes;
 
+  /**
+   * {@code -Doutbox.bench.writerIds=random}: the messages get version-4 (random) ids instead of the
+   * builder's time-ordered default, to measure what the id order costs (A/B in the same build).
+   */
+  private final boolean randomIds =
+      "random".equals(System.getProperty("outbox.bench.writerIds", ""));
+
   WriterBench(int payloadBytes) {
     this.payloadBytes = payloadBytes;
   }
 
   /** Business transactions per second. */
   double run(Db db, int threads, boolean withOutbox, Duration duration) throws Exception {
+    return run(db, threads, new Variant(withOutbox, randomIds, true, 0), duration);
+  }
+
+  /**
+   * A variant of the transaction, for diagnostics ({@link WriterAb}): with {@code outbox.save} or
+   * not, version-4 ids, the writer's key order, extra {@code SELECT 1} round trips after the
+   * business insert.
+   */
+  record Variant(boolean withOutbox, boolean randomIds, boolean keyOrder, int extraRoundTrips) {}
+
+  /** Business transactions per second of a variant. */
+  double run(Db db, int threads, Variant v, Duration duration) throws Exception {
+    boolean withOutbox = v.withOutbox();
+    boolean randomIds = v.randomIds();
     String uuid = db.server.dialect() == SqlDialect.POSTGRESQL ? "uuid" : "char(36)";
     db.execute(
         "CREATE TABLE IF NOT EXISTS orders (id "
             + uuid
             + " PRIMARY KEY, customer varchar(64) NOT NULL, amount decimal(12,2) NOT NULL,"
             + " body text NOT NULL)");
-    Outbox outbox = Outbox.builder().build();
+    Outbox outbox = Outbox.builder().keyOrder(v.keyOrder()).build();
     String body =
         new String(Backlog.payload(payloadBytes), java.nio.charset.StandardCharsets.US_ASCII);
     AtomicBoolean stop = new AtomicBoolean();
@@ -68,8 +90,14 @@ final class WriterBench {
                     ps.setBigDecimal(3, java.math.BigDecimal.valueOf(4200, 2));
                     ps.setString(4, body);
                     ps.executeUpdate();
+                    for (int i = 0; i < v.extraRoundTrips(); i++) {
+                      try (java.sql.Statement st = c.createStatement()) {
+                        st.executeQuery("SELECT 1").close();
+                      }
+                    }
                     if (withOutbox) {
-                      outbox.save(c, Backlog.message(id.toString(), payloadBytes));
+                      OutboxMessage m = Backlog.message(id.toString(), payloadBytes);
+                      outbox.save(c, randomIds ? m.toBuilder().id(UUID.randomUUID()).build() : m);
                     }
                     c.commit();
                     count.incrementAndGet();

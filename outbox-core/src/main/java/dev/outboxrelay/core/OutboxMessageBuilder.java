@@ -17,7 +17,7 @@ public final class OutboxMessageBuilder {
   private static final Pattern TRACEPARENT =
       Pattern.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
 
-  UUID id = UUID.randomUUID();
+  UUID id = MessageIds.next();
   String aggregateType;
   String aggregateId;
   String type;
@@ -41,7 +41,10 @@ public final class OutboxMessageBuilder {
     createdAt = m.createdAt().orElse(null);
   }
 
-  /** The message id, the dedup key downstream. Default: a random UUID. */
+  /**
+   * The message id, the dedup key downstream. Default: a time-ordered UUID of version 7 ({@link
+   * MessageIds#next()}).
+   */
   public OutboxMessageBuilder id(UUID id) {
     this.id = id;
     return this;

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A Kafka setting that breaks the publisher's promise, from the config file or an {@code OUTBOX_*}
- * override, or a dead-letter topic the broker refuses, stops the start as an invalid configuration (exit 2) naming the daemon's key and the
- * value: the path {@link RelayService#create} takes before any relay runs. No broker is needed.
+ * override, or a dead-letter topic the broker refuses, stops the start as an invalid configuration
+ * (exit 2) naming the daemon's key and the value: the path {@link RelayService#create} takes before
+ * any relay runs. No broker is needed.
  */
 class PublisherGuaranteeConfigTest {
   private static final String YAML =
