@@ -87,7 +87,7 @@ final class DedupBench {
     }
   }
 
-  static final int BATCH_SIZE = Integer.getInteger("outbox.bench.dedupBatch", 500);
+  static final int BATCH_SIZE = Integer.getInteger("outbox.bench.dedupBatch", 1000);
   private static final String INSERT = "INSERT INTO shipments (order_id) VALUES (?)";
   private final Kafka kafka;
   private final int payloadBytes;
