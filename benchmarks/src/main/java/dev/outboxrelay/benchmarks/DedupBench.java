@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -47,7 +48,14 @@ final class DedupBench {
         "batch-insert-jdbc",
         1,
         "batch mode, JDBC batch INSERT",
-        "batchHandler(): the batch's shipments in one JDBC batch");
+        "batchHandler(): the batch's shipments in one JDBC batch"),
+    RAW_INSERT_LOOP(
+        "raw-insert-loop",
+        1,
+        "anchor: raw JDBC INSERT loop, no Kafka, no dedup",
+        "plain JDBC on one connection: the same number of single-row INSERT INTO shipments"
+            + " (random UUID ids, as the messages'), one transaction per batch-size rows,"
+            + " no Kafka, no dedup; the ceiling of a synchronous insert-per-message handler");
 
     final String id;
     final int concurrency;
@@ -66,17 +74,20 @@ final class DedupBench {
           concurrency == 1
               ? ""
               : "concurrency(" + concurrency + "): the 3 partitions on their own connections; ";
-      return this == RECORD
+      return this == RECORD || this == RAW_INSERT_LOOP
           ? how
           : "batch mode, up to " + BATCH_SIZE + " records per transaction; " + lanes + how;
     }
 
     boolean inserts() {
-      return this == BATCH_INSERT || this == BATCH_INSERT_LANES || this == BATCH_INSERT_JDBC;
+      return this == BATCH_INSERT
+          || this == BATCH_INSERT_LANES
+          || this == BATCH_INSERT_JDBC
+          || this == RAW_INSERT_LOOP;
     }
   }
 
-  static final int BATCH_SIZE = Integer.getInteger("outbox.bench.dedupBatch", 500);
+  static final int BATCH_SIZE = Integer.getInteger("outbox.bench.dedupBatch", 1000);
   private static final String INSERT = "INSERT INTO shipments (order_id) VALUES (?)";
   private final Kafka kafka;
   private final int payloadBytes;
@@ -87,6 +98,9 @@ final class DedupBench {
   }
 
   double run(Db db, int n, Mode mode) throws Exception {
+    if (mode == Mode.RAW_INSERT_LOOP) {
+      return rawInsertLoop(db, n);
+    }
     String prefix = kafka.newTopicPrefix("dedup-" + db.kind);
     fill(prefix, n);
     DedupStore store = DedupStore.builder().dataSource(db.ds).build();
@@ -146,6 +160,40 @@ final class DedupBench {
         if (rows != n) {
           throw new IllegalStateException("dedup consumer: " + rows + " shipments for " + n);
         }
+      }
+      return rate;
+    }
+  }
+
+  /**
+   * The anchor of {@code batch-insert}: what the database gives a loop of synchronous single-row
+   * INSERTs alone, in transactions of the batch size, on one connection, with the statement
+   * prepared per row as the handler does (pgjdbc / MariaDB Connector/J cache it). From the first
+   * INSERT to the last commit.
+   */
+  private static double rawInsertLoop(Db db, int n) throws Exception {
+    db.execute("CREATE TABLE shipments (order_id VARCHAR(64) PRIMARY KEY)");
+    List<String> ids = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      ids.add(UUID.randomUUID().toString());
+    }
+    try (Connection c = db.ds.getConnection()) {
+      c.setAutoCommit(false);
+      long t0 = System.nanoTime();
+      for (int i = 0; i < n; i++) {
+        try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+          ps.setString(1, ids.get(i));
+          ps.executeUpdate();
+        }
+        if ((i + 1) % BATCH_SIZE == 0 || i == n - 1) {
+          c.commit();
+        }
+      }
+      double rate = n / ((System.nanoTime() - t0) / 1e9);
+      c.setAutoCommit(true);
+      long rows = db.count("SELECT COUNT(*) FROM shipments");
+      if (rows != n) {
+        throw new IllegalStateException("raw insert loop: " + rows + " shipments for " + n);
       }
       return rate;
     }

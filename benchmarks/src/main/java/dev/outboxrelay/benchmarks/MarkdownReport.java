@@ -286,6 +286,20 @@ final class MarkdownReport {
                       s.ratioTo(drain.get()),
                       1.0,
                       "×"));
+      Optional<Stats> insert = stats("dedup.kafka.batch-insert." + db);
+      Optional<Stats> raw = stats("dedup.kafka.raw-insert-loop." + db);
+      if (insert.isPresent() && raw.isPresent()) {
+        // Not a goal: the anchor beside the goal row, what a loop of the same synchronous
+        // INSERTs gets from the database alone (no Kafka, no dedup) in the same run.
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "| (anchor) dedup batch + INSERT per message %s / raw JDBC INSERT loop"
+                    + " (raw loop = %s × polling drain) | %s× | – |%n",
+                name,
+                num(raw.get().ratioTo(drain.get())),
+                num(insert.get().ratioTo(raw.get()))));
+      }
       stats("dedup.kafka.batch-insert-jdbc." + db)
           .ifPresent(
               s ->

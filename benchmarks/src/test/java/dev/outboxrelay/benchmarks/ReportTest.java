@@ -30,6 +30,7 @@ class ReportTest {
     r.add(new Figure("latency.polling-notify.postgresql.p50", "notify", "ms", List.of(5.0), "o"));
     r.add(new Figure("dedup.kafka.batch.postgresql", "d", "msg/s", List.of(50_000.0), "d"));
     r.add(new Figure("dedup.kafka.batch-insert.postgresql", "i", "msg/s", List.of(30_000.0), "i"));
+    r.add(new Figure("dedup.kafka.raw-insert-loop.postgresql", "a", "msg/s", List.of(40e3), "a"));
     r.add(new Figure("dedup.kafka.batch.mariadb", "dm", "msg/s", List.of(9_000.0), "dm"));
     r.load("kafka", "load average: 1.00");
     r.write(dir);
@@ -46,6 +47,9 @@ class ReportTest {
         .contains(
             "| dedup consumer batch + INSERT per message PostgreSQL ≥ 1.0 × polling drain"
                 + " | 0.75 × | no |")
+        .contains(
+            "| (anchor) dedup batch + INSERT per message PostgreSQL / raw JDBC INSERT loop"
+                + " (raw loop = 1.00 × polling drain) | 0.75× | – |")
         .doesNotContain("no-op MariaDB") // no MariaDB drain in this run to compare with
         .contains("kafka: load average: 1.00");
     assertThat(Files.readString(dir.resolve("benchmark-report.json")))

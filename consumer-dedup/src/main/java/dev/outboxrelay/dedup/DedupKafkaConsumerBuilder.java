@@ -18,7 +18,7 @@ public final class DedupKafkaConsumerBuilder<K, V> {
   DedupBatchHandler<ConsumerRecord<K, V>> batchHandler;
   boolean perRecord;
   int concurrency = 1;
-  int batchMaxRecords = 500;
+  int batchMaxRecords = 1000;
   Duration batchMaxTime = Duration.ofSeconds(1);
   Collection<String> topics;
   final Properties properties = new Properties();
@@ -93,7 +93,8 @@ public final class DedupKafkaConsumerBuilder<K, V> {
    * Bounds a batch transaction: at most {@code maxRecords} records of one partition (from one poll:
    * set {@code max.poll.records} at least as high); when a batch took longer than {@code maxTime},
    * the next ones are cut to fit it at the measured rate and grow back once they are fast again.
-   * Default 500 records, 1 s.
+   * Default 1000 records, 1 s. Unless the consumer properties set {@code max.poll.records}, it is
+   * set to {@code maxRecords}, so one poll can fill a batch.
    *
    * @throws OutboxConfigException unless 1 &le; maxRecords &le; 10000 and 1 ms &le; maxTime &le; 1
    *     min
@@ -221,14 +222,24 @@ public final class DedupKafkaConsumerBuilder<K, V> {
     if (name == null) {
       name = group.toString();
     }
-    Properties p = new Properties();
-    p.putAll(properties);
-    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    Properties p = kafkaProperties();
     KafkaConsumer<K, V> consumer =
         keyDeserializer == null
             ? new KafkaConsumer<>(p)
             : new KafkaConsumer<>(p, keyDeserializer, valueDeserializer);
     return new DedupKafkaConsumer<>(this, consumer);
+  }
+
+  /**
+   * The Kafka consumer's settings: the given ones, auto-commit off, and {@code max.poll.records} =
+   * the batch size unless given (Kafka's default of 500 would cap every batch at 500).
+   */
+  Properties kafkaProperties() {
+    Properties p = new Properties();
+    p.putAll(properties);
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    p.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(batchMaxRecords));
+    return p;
   }
 
   private static void require(String key, Object value) {

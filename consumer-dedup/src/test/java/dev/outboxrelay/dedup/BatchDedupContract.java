@@ -77,6 +77,26 @@ abstract class BatchDedupContract extends BatchRaceContract {
   }
 
   @Test
+  void aKnownIdInAClaimKeepsTheCallersEarlierWritesAndTheNewIds() throws Exception {
+    // On PostgreSQL the ids go in with a plain INSERT under a savepoint and, when one is known,
+    // again with ON CONFLICT after rolling back to it: the caller's writes before must survive.
+    Dedup dedup = dedup("billing");
+    MessageIdentity earlier = MessageIdentity.of(newId());
+    dedup.transactional(Function.identity(), effect()).handle(earlier);
+    List<MessageIdentity> mine = messages(1);
+    List<MessageIdentity> batch = List.of(MessageIdentity.of(newId()), earlier);
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      insertEffects(c, mine);
+      assertThat(dedup.claim(c, batch)).containsExactly(PROCESSED, DUPLICATE);
+      insertEffects(c, batch.subList(0, 1));
+      c.commit();
+    }
+    assertThat(effects()).isEqualTo(3);
+    assertThat(store.isProcessed("billing", batch.get(0).id())).isTrue();
+  }
+
+  @Test
   void aFailingMessageCommitsThoseBeforeItOnceAndNotTheRest() throws Exception {
     Dedup dedup = dedup("billing");
     List<MessageIdentity> batch = messages(10);

@@ -87,6 +87,28 @@ class ConfigValidationTest {
   }
 
   @Test
+  void kafkaConsumerPollsUpToTheBatchSizeUnlessMaxPollRecordsIsGiven() {
+    Properties given = new Properties();
+    given.put("group.id", "g");
+    assertThat(DedupKafkaConsumer.builder().consumerProperties(given).kafkaProperties())
+        .containsEntry("max.poll.records", "1000") // the default batch size
+        .containsEntry("enable.auto.commit", "false");
+    assertThat(
+            DedupKafkaConsumer.builder()
+                .consumerProperties(given)
+                .batchSize(2000, Duration.ofSeconds(1))
+                .kafkaProperties())
+        .containsEntry("max.poll.records", "2000");
+    given.put("max.poll.records", "300");
+    assertThat(
+            DedupKafkaConsumer.builder()
+                .consumerProperties(given)
+                .batchSize(2000, Duration.ofSeconds(1))
+                .kafkaProperties())
+        .containsEntry("max.poll.records", "300");
+  }
+
+  @Test
   void kafkaConsumerChecksTheBatchSettings() {
     assertThatThrownBy(() -> DedupKafkaConsumer.builder().batchSize(0, Duration.ofSeconds(1)))
         .isInstanceOf(OutboxConfigException.class)

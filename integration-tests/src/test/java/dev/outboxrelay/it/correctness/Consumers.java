@@ -46,9 +46,10 @@ final class Consumers {
 
   /**
    * A Kafka consumer loop of the group in batch mode (the default: one transaction per polled batch
-   * of a partition, up to 500 records); offsets are committed only after the database commit, and
-   * after a failure only up to the committed prefix (the failed record is sought back to). With
-   * {@code concurrency} > 1 its partitions run in lanes on worker threads.
+   * of a partition, up to the batch size, 1000 by default, here max.poll.records 200); offsets are
+   * committed only after the database commit, and after a failure only up to the committed prefix
+   * (the failed record is sought back to). With {@code concurrency} > 1 its partitions run in lanes
+   * on worker threads.
    */
   static DedupKafkaConsumer<String, byte[]> kafka(
       Dedup dedup,
