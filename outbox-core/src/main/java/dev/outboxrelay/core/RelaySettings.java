@@ -54,6 +54,24 @@ public final class RelaySettings {
           "must be 1 to 127 characters from [a-zA-Z0-9._-]",
           "topic a parked message is copied to once; off when unset");
 
+  /**
+   * Refuses a dead-letter topic (null: off) that {@code publisher} says its broker would refuse
+   * ({@link Publisher#topicProblem}), naming the builder's {@code deadLetterTopic}: a name no copy
+   * could ever reach fails the build, not every copy later.
+   *
+   * @throws OutboxConfigException naming the setting, the topic and the broker's rule
+   */
+  public static void requireSendable(Publisher publisher, String deadLetterTopic) {
+    if (deadLetterTopic != null) {
+      publisher
+          .topicProblem(deadLetterTopic)
+          .ifPresent(
+              problem -> {
+                throw new OutboxConfigException("deadLetterTopic", deadLetterTopic, problem);
+              });
+    }
+  }
+
   /** The four above (the dead-letter topic is listed by each relay that supports it). */
   public static final List<Setting<?>> ALL =
       List.of(BATCH_SIZE, PUBLISH_TIMEOUT, BACKOFF_INITIAL, BACKOFF_MAX);

@@ -4,6 +4,7 @@ import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.RelayListener;
+import dev.outboxrelay.core.RelaySettings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -154,14 +155,7 @@ public final class CdcRelayBuilder {
           dataSource == null ? "dataSource" : "publisher", null, "is required");
     }
     checkDebeziumBatching();
-    if (deadLetterTopic != null) {
-      publisher
-          .topicProblem(deadLetterTopic)
-          .ifPresent(
-              problem -> {
-                throw new OutboxConfigException("deadLetterTopic", deadLetterTopic, problem);
-              });
-    }
+    RelaySettings.requireSendable(publisher, deadLetterTopic);
     return new CdcRelay(
         new CdcRelayConfig(
             name,

@@ -4,6 +4,7 @@ import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.RelayListener;
+import dev.outboxrelay.core.RelaySettings;
 import dev.outboxrelay.relay.state.Retention;
 import java.time.Duration;
 import java.util.Objects;
@@ -166,14 +167,7 @@ public final class PollingRelayBuilder {
       throw new OutboxConfigException(
           "backoffMax", backoffMax, "must be at least backoffInitial " + backoffInitial);
     }
-    if (deadLetterTopic != null) {
-      publisher
-          .topicProblem(deadLetterTopic)
-          .ifPresent(
-              problem -> {
-                throw new OutboxConfigException("deadLetterTopic", deadLetterTopic, problem);
-              });
-    }
+    RelaySettings.requireSendable(publisher, deadLetterTopic);
     return new PollingRelay(
         new PollingRelayConfig(
             name,

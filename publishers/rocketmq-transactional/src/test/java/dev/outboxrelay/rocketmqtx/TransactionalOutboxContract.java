@@ -25,7 +25,6 @@ import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * RocketMqTransactionalOutbox against a real broker (check-back every second) and a real database;
@@ -34,10 +33,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 abstract class TransactionalOutboxContract {
   private static final Duration WAIT = Duration.ofSeconds(60);
-  @RegisterExtension static final OpenTelemetryExtension OTEL = OpenTelemetryExtension.create();
   private TransactionalOutboxFixture f;
 
   protected abstract DatabaseServer database();
+
+  /**
+   * The subclass' own OpenTelemetry SDK (a static extension field of its class): one shared by both
+   * subclasses is shut down after the first class and then makes invalid spans in the second.
+   */
+  protected abstract OpenTelemetryExtension otel();
 
   @BeforeEach
   void fresh() throws Exception {
@@ -81,8 +85,8 @@ abstract class TransactionalOutboxContract {
   @Test
   void theMessageCarriesTheTraceContextItsRowIsSavedWith() throws Exception {
     RocketMqTransactionalOutbox outbox = f.outbox("t", new TransactionalOutboxListener() {});
-    Span span = OTEL.getOpenTelemetry().getTracer("orders").spanBuilder("place order").startSpan();
     OutboxMessage m = order("o-t");
+    Span span = otel().getOpenTelemetry().getTracer("orders").spanBuilder("order").startSpan();
     try (Scope ignored = span.makeCurrent()) {
       outbox.send(m, c -> insertOrder(c, "o-t"));
     } finally {
@@ -135,7 +139,12 @@ abstract class TransactionalOutboxContract {
 
     assertThat(sent.answer()).isEqualTo(LocalTransactionState.UNKNOW);
     assertThat(f.count("SELECT count(*) FROM orders WHERE id = 'o-1'")).isEqualTo(1);
-    await().atMost(WAIT).until(() -> f.copiesOf(m.id()) == 1);
+    // At least once, not exactly once: a message committed by a check-back can be delivered twice.
+    // The broker checks a half message again (every second here) until it has recorded an answer,
+    // and each check re-puts the half message, so two checks answered COMMIT commit two copies
+    // (seen in CI: two COMMIT answers one second apart for one message, then two copies; the
+    // README says so under Guarantees).
+    await().atMost(WAIT).until(() -> f.copiesOf(m.id()) >= 1);
     assertThat(checksOfB.answers.get(m.id())).isEqualTo(COMMIT_MESSAGE);
     assertThat(checksOfA.answers).isEmpty();
   }
@@ -191,7 +200,9 @@ abstract class TransactionalOutboxContract {
     assertThat(f.copiesOf(m.id())).isZero();
     release.countDown();
     assertThat(sending.get(1, TimeUnit.MINUTES).answer()).isEqualTo(COMMIT_MESSAGE);
-    await().atMost(WAIT).until(() -> f.copiesOf(m.id()) == 1);
+    // At least once: a check that re-put the half message before the COMMIT answer was recorded
+    // commits a second copy (see aCommitWhoseAnswerIsLost...).
+    await().atMost(WAIT).until(() -> f.copiesOf(m.id()) >= 1);
   }
 
   /**

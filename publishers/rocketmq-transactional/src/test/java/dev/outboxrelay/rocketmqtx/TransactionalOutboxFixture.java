@@ -109,12 +109,7 @@ final class TransactionalOutboxFixture implements AutoCloseable {
   }
 
   int count(String sql) throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      rs.next();
-      return rs.getInt(1);
-    }
+    return Integer.parseInt(text(sql));
   }
 
   @Override
