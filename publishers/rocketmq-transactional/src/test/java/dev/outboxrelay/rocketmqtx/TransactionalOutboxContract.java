@@ -142,8 +142,9 @@ abstract class TransactionalOutboxContract {
     // At least once, not exactly once: a message committed by a check-back can be delivered twice.
     // The broker checks a half message again (every second here) until it has recorded an answer,
     // and each check re-puts the half message, so two checks answered COMMIT commit two copies
-    // (seen in CI: two COMMIT answers one second apart for one message, then two copies; the
-    // README says so under Guarantees).
+    // (seen in CI: the broker's transaction.log had two COMMIT answers one second apart for one
+    // message, of two re-put copies, and a wait for exactly one copy timed out; the README says
+    // so under Guarantees).
     await().atMost(WAIT).until(() -> f.copiesOf(m.id()) >= 1);
     assertThat(checksOfB.answers.get(m.id())).isEqualTo(COMMIT_MESSAGE);
     assertThat(checksOfA.answers).isEmpty();
