@@ -1,5 +1,6 @@
 package dev.outboxrelay.relay.cdc;
 
+import dev.outboxrelay.core.MessageContract;
 import dev.outboxrelay.core.rows.PendingRow;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
@@ -8,14 +9,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
@@ -41,6 +45,8 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private volatile boolean batchSinceStart; // the engine (re)started runs: it delivered a batch
   private final StopDrain stopDrain;
   private CatchUp catchUp = new CatchUp();
+  // Keys drained from the table, and the last sequence read: see drainedBefore.
+  private final Map<String, Long> drainedThrough = new HashMap<>();
   private final CountDownLatch established = new CountDownLatch(1);
   private long nextPurgeNanos;
 
@@ -82,30 +88,59 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     if (catchUp != null) {
       from = catchUp(records);
       if (from < 0) {
-        committer.markBatchFinished(); // before the fence: recorded, positions not stored
+        committer.markBatchFinished(); // before the fence: positions not stored
         return;
       }
     }
     List<PendingRow> rows = new ArrayList<>();
+    Set<UUID> toCheck = new HashSet<>();
     Set<Long> txids = new HashSet<>();
     for (RecordChangeEvent<SourceRecord> r : records.subList(from, records.size())) {
       Struct row = events.insertedRow(r.record());
       if (row != null && !events.isFence(row)) {
-        rows.add(toRow(row));
-        long txid = events.txid(row);
-        if (txid >= 0) {
-          txids.add(txid);
+        PendingRow pending = toRow(row);
+        rows.add(pending);
+        if (drainedBefore(pending.aggregateId(), events.seq(row), keyOrdered(pending))) {
+          toCheck.add(pending.id());
+          long txid = events.txid(row);
+          if (txid >= 0) {
+            txids.add(txid);
+          }
         }
       }
     }
-    if (!rows.isEmpty()) {
-      awaitVisible(txids);
-    }
-    publishUntilDone(rows, false);
+    awaitVisible(txids);
+    publishUntilDone(rows, toCheck);
     for (RecordChangeEvent<SourceRecord> r : records) {
       committer.markProcessed(r);
     }
     committer.markBatchFinished();
+  }
+
+  /**
+   * Whether a stream row may already have been published by a drain of its key (which read the
+   * table, where a row can be committed a moment before the stream carries it): then it is read
+   * again before it is published. Forgets the drain once a row of the key past it arrives in key
+   * order.
+   */
+  private boolean drainedBefore(String key, long seq, boolean keyOrdered) {
+    Long through = drainedThrough.get(key);
+    if (through == null) {
+      return false;
+    }
+    if (seq > through) {
+      if (keyOrdered) {
+        drainedThrough.remove(key);
+      }
+      return false;
+    }
+    return true;
+  }
+
+  private static boolean keyOrdered(PendingRow row) {
+    return row.message() != null
+        && MessageContract.SEQUENCE_ORDER_KEY.equals(
+            row.message().headers().get(MessageContract.HEADER_SEQUENCE_ORDER));
   }
 
   private PendingRow toRow(Struct row) {
@@ -151,26 +186,33 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   }
 
   /**
-   * Publishes the rows still pending; on an outage retries with backoff, never skipping. {@code
-   * justRead}: the rows were read as pending a moment ago, so the first attempt skips the check.
+   * Publishes the rows, skipping those of {@code toCheck} that are no longer pending (read first);
+   * on an outage retries with backoff, never skipping, reading every row again before each retry.
    */
-  private void publishUntilDone(List<PendingRow> rows, boolean justRead)
+  private void publishUntilDone(List<PendingRow> rows, Set<UUID> toCheck)
       throws InterruptedException {
     int attempt = 0;
-    boolean check = !justRead;
+    Set<UUID> check = toCheck;
     while (!rows.isEmpty()) {
       Duration delay = Duration.ofMillis(config.backoff().apply(++attempt));
       try {
-        if (check) {
-          Set<UUID> pending = store.stillPending(rows.stream().map(PendingRow::id).toList());
-          rows = rows.stream().filter(r -> pending.contains(r.id())).toList();
+        if (!check.isEmpty()) {
+          Set<UUID> asked = check;
+          Set<UUID> pending =
+              store.stillPending(
+                  rows.stream().map(PendingRow::id).filter(asked::contains).toList());
+          rows =
+              rows.stream()
+                  .filter(r -> !asked.contains(r.id()) || pending.contains(r.id()))
+                  .toList();
         }
-        check = true;
         if (publishing.publish(rows) == Publishing.Outcome.PROGRESS) {
           return;
         }
+        check = rows.stream().map(PendingRow::id).collect(Collectors.toSet());
         publishing.retrying(attempt, delay);
       } catch (SQLException e) {
+        check = rows.stream().map(PendingRow::id).collect(Collectors.toSet());
         log.warn("{} - database error, retrying: {}", config.name(), e.getMessage());
       }
       pause(delay);
@@ -205,7 +247,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     if (!catchUp.fenced()) {
       try {
         holds.parked(store.parkedKeys());
-        long[] pending = store.pendingSeqs();
+        CatchUp.Pending pending = store.pendingSeqs();
         UUID fence = UUID.randomUUID();
         store.writeFence(fence, config.name());
         catchUp.fenced(pending, fence);
@@ -213,7 +255,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
         log.info(
             "{} - {} rows pending in the table; catching up when the stream reaches fence {}",
             config.name(),
-            pending.length,
+            pending.seqs().length,
             fence);
       } catch (SQLException e) {
         log.warn(
@@ -222,37 +264,62 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
             e.getMessage());
       }
     }
+    List<PendingRow> flowing = new ArrayList<>();
     for (int i = 0; i < records.size(); i++) {
       Struct row = events.insertedRow(records.get(i).record());
       if (row == null) {
         continue;
       }
       if (!events.isFence(row)) {
-        catchUp.seen(events.seq(row), events.txid(row));
+        recordOrFlow(row, flowing);
       } else if (catchUp.isOurFence(events.id(row))) {
+        publishUntilDone(flowing, Set.of());
         publishCatchUp();
         return i + 1;
       }
     }
+    publishUntilDone(flowing, Set.of());
     return -1;
+  }
+
+  /**
+   * A stream row before the fence: published with the batch when {@link CatchUp#mayFlow} allows (it
+   * was pending in the fence's view, so no read is needed), else recorded for the fence.
+   */
+  private void recordOrFlow(Struct row, List<PendingRow> flowing) {
+    long seq = events.seq(row);
+    if (!catchUp.fenced() || seq < 0) {
+      catchUp.seen(seq);
+      catchUp.record(seq, events.txid(row));
+      return;
+    }
+    catchUp.seen(seq);
+    PendingRow pending = toRow(row);
+    String key = pending.aggregateId();
+    if (catchUp.mayFlow(key, seq, keyOrdered(pending), holds.isHeld(key))) {
+      flowing.add(pending);
+    } else {
+      catchUp.record(seq, events.txid(row));
+    }
   }
 
   private void publishCatchUp() throws InterruptedException {
     long[] before = catchUp.before();
-    long[] streamed = catchUp.streamed();
-    long[] txids = catchUp.streamedTxids();
+    long[] recorded = catchUp.recorded();
+    long[] txids = catchUp.recordedTxids();
     for (int from = 0; from < txids.length; from += 1000) {
       awaitVisible(
           Arrays.stream(txids, from, Math.min(txids.length, from + 1000)).boxed().toList());
     }
     publishSeqs(before);
-    publishSeqs(streamed);
+    publishSeqs(recorded);
     catchUp = null;
     log.info(
-        "{} - caught up: {} rows committed before the stream's start, {} streamed before the fence",
+        "{} - caught up: {} rows committed before the stream's start, {} streamed before the fence"
+            + " held for it",
         config.name(),
         before.length,
-        streamed.length);
+        recorded.length);
   }
 
   /** Publishes the rows of these sequence numbers still pending, in the order given. */
@@ -269,7 +336,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
           pause(Duration.ofMillis(config.backoff().apply(++attempt)));
         }
       }
-      publishUntilDone(rows, true);
+      publishUntilDone(rows, Set.of());
     }
   }
 
@@ -281,6 +348,12 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
         holds.drained(key);
         return;
       }
+      rows.stream()
+          .map(PendingRow::message)
+          .filter(m -> m != null && m.sequence().isPresent())
+          .mapToLong(m -> m.sequence().getAsLong())
+          .max()
+          .ifPresent(seq -> drainedThrough.merge(key, seq, Math::max));
       if (publishing.publish(rows) == Publishing.Outcome.OUTAGE) {
         Duration delay = holds.block(key);
         publishing.retrying(holds.attempts(key), delay);

@@ -115,12 +115,14 @@ final class CdcSql {
   }
 
   /**
-   * The sequence numbers of every pending row of an unparked key, in one statement: the start-up
-   * catch-up's consistent view of the table.
+   * The sequence number and key of every pending row of an unparked key, in one statement: the
+   * start-up catch-up's consistent view of the table.
    */
   String pendingSeqs() {
     return "SELECT o."
         + col(SEQUENCE)
+        + ", o."
+        + col(AGGREGATE_ID)
         + " FROM "
         + outbox
         + " o WHERE "

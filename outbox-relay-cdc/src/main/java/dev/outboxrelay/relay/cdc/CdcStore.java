@@ -84,19 +84,22 @@ final class CdcStore {
   }
 
   /**
-   * The sequence numbers of every pending row of an unparked key, ascending, read by one statement
-   * (one consistent view of the table).
+   * Every pending row of an unparked key, read by one statement (one consistent view of the table):
+   * their sequence numbers, ascending, and each key's first.
    */
-  long[] pendingSeqs() throws SQLException {
+  CatchUp.Pending pendingSeqs() throws SQLException {
     LongStream.Builder seqs = LongStream.builder();
+    Map<String, Long> firstOfKey = new HashMap<>();
     try (Connection c = connection();
         PreparedStatement ps = c.prepareStatement(sql.pendingSeqs());
         ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
-        seqs.add(rs.getLong(1));
+        long seq = rs.getLong(1);
+        seqs.add(seq);
+        firstOfKey.putIfAbsent(rs.getString(2), seq);
       }
     }
-    return seqs.build().toArray();
+    return new CatchUp.Pending(seqs.build().toArray(), firstOfKey);
   }
 
   /**
