@@ -25,6 +25,12 @@ final class CdcBench {
   private final int payloadBytes;
   long lastStartupMillis;
 
+  /**
+   * The last drain's rate from the engine's start to the last message: start-up, and reading the
+   * stream before the first message, included.
+   */
+  double lastFromStart;
+
   CdcBench(Kafka kafka, int payloadBytes) {
     this.kafka = kafka;
     this.payloadBytes = payloadBytes;
@@ -86,6 +92,7 @@ final class CdcBench {
       try (Engine second = s.start(db, prefix, name)) {
         long[] t = kafka.awaitCount(topic, base, base + n, Duration.ofMinutes(15));
         lastStartupMillis = (t[0] - t0) / 1_000_000;
+        lastFromStart = n / ((t[1] - t0) / 1e9);
         return n / ((t[1] - t[0]) / 1e9);
       } finally {
         if (server.dialect() == dev.outboxrelay.core.SqlDialect.POSTGRESQL) {

@@ -180,8 +180,28 @@ final class MarkdownReport {
     }
   }
 
+  /** Issue #19: our CDC relay against Debezium + Event Router, per database, both measures. */
+  private void cdcTargets() {
+    for (String db : List.of("postgresql", "mariadb")) {
+      for (String measure : List.of("", ".from-start")) {
+        Optional<Stats> ours = stats("drain.cdc." + db + measure);
+        Optional<Stats> peer = stats("drain.debezium." + db + measure);
+        if (ours.isPresent() && peer.isPresent()) {
+          target(
+              "CDC drain "
+                  + db
+                  + (measure.isEmpty() ? " (first to last message)" : " (from the engine's start)")
+                  + " ≥ 1.0 × Debezium + Event Router",
+              ours.get().ratioTo(peer.get()),
+              1.0,
+              "×");
+        }
+      }
+    }
+  }
+
   private void targets() {
-    section("Targets (issues #10, #18, #20)");
+    section("Targets (issues #10, #18, #19, #20)");
     out.append("| target | measured | met |\n|---|---:|---|\n");
     Optional<Stats> k = stats(K);
     Optional<Stats> pg = stats("drain.polling.postgresql");
@@ -207,6 +227,7 @@ final class MarkdownReport {
     if (k.isPresent() && cdcMaria.isPresent()) {
       target("CDC drain MariaDB ≥ 0.25 × K", cdcMaria.get().ratioTo(k.get()), 0.25, "×K");
     }
+    cdcTargets();
     dedupTargets();
     writerTargets();
     stats("latency.polling-notify.postgresql.p50")

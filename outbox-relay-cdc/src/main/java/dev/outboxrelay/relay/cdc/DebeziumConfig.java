@@ -29,6 +29,10 @@ final class DebeziumConfig {
     p.setProperty("max.batch.size", String.valueOf(c.batchSize()));
     p.setProperty("max.queue.size", String.valueOf(Math.max(8192, 4 * c.batchSize())));
     p.setProperty("offset.flush.interval.ms", "0");
+    // The relay publishes INSERTs only: Debezium drops the rest before converting them (the
+    // deletes of published rows are as many events as the messages; truncates are Debezium's
+    // default skip).
+    p.setProperty("skipped.operations", "u,d,t");
     // Heartbeats bring the first batch soon after start (the table catch-up runs then) and keep a
     // PostgreSQL slot's confirmed position moving while the outbox is idle.
     p.setProperty("heartbeat.interval.ms", "1000");

@@ -31,6 +31,9 @@ final class PositionCheck {
           st.execute(ddl);
         }
       }
+      if (sql.dialect == SqlDialect.POSTGRESQL) {
+        insertsOnlyPublication(conn, c, sql);
+      }
       if (offset.isEmpty()) {
         return;
       }
@@ -61,6 +64,36 @@ final class PositionCheck {
         return Optional.empty(); // never started: Debezium creates the table
       }
       throw e;
+    }
+  }
+
+  /**
+   * The publication Debezium streams (its {@code filtered} mode keeps the table list) publishes
+   * INSERTs only: the relay publishes nothing else, and without this PostgreSQL would decode and
+   * send every DELETE of a published row (or UPDATE, keeping rows) to Debezium, which converts each
+   * before the relay drops it: as many events again as the messages themselves. An existing
+   * publication that publishes more is altered.
+   */
+  private static void insertsOnlyPublication(Connection conn, CdcRelayConfig c, CdcSql sql)
+      throws SQLException {
+    String name = c.slotName(); // a validated identifier
+    try (PreparedStatement ps =
+        conn.prepareStatement(
+            "SELECT pubupdate OR pubdelete OR pubtruncate FROM pg_publication WHERE pubname = ?")) {
+      ps.setString(1, name);
+      try (ResultSet rs = ps.executeQuery();
+          Statement st = conn.createStatement()) {
+        if (!rs.next()) {
+          st.execute(
+              "CREATE PUBLICATION \""
+                  + name
+                  + "\" FOR TABLE "
+                  + sql.outbox
+                  + " WITH (publish = 'insert')");
+        } else if (rs.getBoolean(1)) {
+          st.execute("ALTER PUBLICATION \"" + name + "\" SET (publish = 'insert')");
+        }
+      }
     }
   }
 
