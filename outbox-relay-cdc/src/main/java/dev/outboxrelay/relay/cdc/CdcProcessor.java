@@ -40,6 +40,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private final OutboxEvents events;
   private final KeyHolds holds;
   private final Publishing publishing;
+  private final Retention retention;
   private final ReentrantLock lock = new ReentrantLock();
   private volatile boolean running = true;
   private volatile boolean batchSinceStart; // the engine (re)started runs: it delivered a batch
@@ -57,6 +58,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     this.events = new OutboxEvents(config.table());
     this.holds = new KeyHolds(config.backoff());
     this.publishing = new Publishing(config, store, holds, () -> running);
+    this.retention = new Retention(config.name(), store);
     this.stopDrain = new StopDrain(debezium);
   }
 
@@ -206,7 +208,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
                   .filter(r -> !asked.contains(r.id()) || pending.contains(r.id()))
                   .toList();
         }
-        if (publishing.publish(rows) == Publishing.Outcome.PROGRESS) {
+        if (publishing.publish(rows, true) == Publishing.Outcome.PROGRESS) {
           return;
         }
         check = rows.stream().map(PendingRow::id).collect(Collectors.toSet());
@@ -247,6 +249,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     if (!catchUp.fenced()) {
       try {
         holds.parked(store.parkedKeys());
+        retention.flush(); // rows published and logged (by this relay, or one before it) are done
         CatchUp.Pending pending = store.pendingSeqs();
         UUID fence = UUID.randomUUID();
         store.writeFence(fence, config.name());
@@ -343,6 +346,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private void drain(String key) throws SQLException, InterruptedException {
     holds.draining(key);
     while (running) {
+      retention.flush(); // the key's rows published from the stream must not read as pending
       List<PendingRow> rows = store.pendingOfKey(key, config.batchSize());
       if (rows.isEmpty()) {
         holds.drained(key);
@@ -354,7 +358,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
           .mapToLong(m -> m.sequence().getAsLong())
           .max()
           .ifPresent(seq -> drainedThrough.merge(key, seq, Math::max));
-      if (publishing.publish(rows) == Publishing.Outcome.OUTAGE) {
+      if (publishing.publish(rows, false) == Publishing.Outcome.OUTAGE) {
         Duration delay = holds.block(key);
         publishing.retrying(holds.attempts(key), delay);
       }
@@ -427,6 +431,11 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     lock.unlock();
     stopDrain.touch();
     return true;
+  }
+
+  /** Marks published stream rows done; the relay runs it on a thread of its own. */
+  Retention retention() {
+    return retention;
   }
 
   StopDrain stopDrain() {

@@ -49,6 +49,7 @@ public final class CdcRelay implements Relay {
   private DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
   private ExecutorService engineThread;
   private ScheduledExecutorService maintenance;
+  private ScheduledExecutorService retention;
   private ScheduledExecutorService deadLetters; // null without a dead-letter topic
   private Thread standby;
   // Volatile: state() reads them without the monitor, which start() and close() hold for long.
@@ -158,10 +159,16 @@ public final class CdcRelay implements Relay {
       log.error("{}", e.getMessage());
       throw e;
     }
+    CdcStore store = new CdcStore(config.dataSource(), sql);
     try {
-      processor =
-          new CdcProcessor(
-              config, new CdcStore(config.dataSource(), sql), DebeziumConfig.of(config, sql));
+      store.createLog();
+    } catch (SQLException e) {
+      lock.close();
+      failure = "could not create " + sql.published + ": " + Secrets.maskText(e.getMessage());
+      throw new OutboxDatabaseException(config.name() + " could not create " + sql.published, e);
+    }
+    try {
+      processor = new CdcProcessor(config, store, DebeziumConfig.of(config, sql));
     } catch (RuntimeException e) {
       // Without this the lock would stay held (other instances stand by forever) and the state
       // would read STARTING with nothing moving.
@@ -173,6 +180,8 @@ public final class CdcRelay implements Relay {
     startEngine();
     maintenance = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "-maintenance"));
     maintenance.scheduleWithFixedDelay(this::maintain, 200, 200, TimeUnit.MILLISECONDS);
+    retention = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "-retention"));
+    retention.scheduleWithFixedDelay(processor.retention()::run, 50, 50, TimeUnit.MILLISECONDS);
     startDeadLetters();
     if (!awaitEstablished()) {
       return;
@@ -371,6 +380,7 @@ public final class CdcRelay implements Relay {
     }
     if (abrupt) {
       // As a killed process: stop mid-batch at once, then drop the lock's connection.
+      retention.shutdownNow();
       engineThread.shutdownNow();
       await(engineThread, 5);
       lock.abort();
@@ -385,10 +395,27 @@ public final class CdcRelay implements Relay {
     processor.stopDrain().release();
     engineThread.shutdown();
     await(engineThread, 30);
+    retention.shutdown();
+    await(retention, 10);
+    if (!abrupt) {
+      retainLogged();
+    }
     lock.close();
     engine = null;
     closed = true;
     log.info("{} - stopped", config.name());
+  }
+
+  /** At a clean stop, the published rows still in the log are marked now, not at the next start. */
+  private void retainLogged() {
+    try {
+      processor.retention().flush();
+    } catch (SQLException e) {
+      log.warn(
+          "{} - published rows not yet marked at the stop; the next start marks them: {}",
+          config.name(),
+          Secrets.maskText(e.getMessage()));
+    }
   }
 
   /** Lets Debezium's producer catch up before closing the engine: see {@link StopDrain}. */

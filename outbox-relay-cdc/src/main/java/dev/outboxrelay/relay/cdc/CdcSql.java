@@ -25,6 +25,7 @@ final class CdcSql {
   final String outbox;
   final String offsets;
   final String history;
+  final String published;
   private final OutboxTable table;
   private final boolean keepRows;
 
@@ -36,6 +37,7 @@ final class CdcSql {
     this.outbox = state.outbox();
     this.offsets = table.qualifiedCompanion(dialect, "cdc_offsets");
     this.history = table.qualifiedCompanion(dialect, "cdc_history");
+    this.published = table.qualifiedCompanion(dialect, "cdc_published");
   }
 
   String col(OutboxColumn c) {
@@ -274,6 +276,31 @@ final class CdcSql {
             + history
             + ", history_data_seq INTEGER, record_insert_ts TIMESTAMP NOT NULL,"
             + " record_insert_seq INTEGER NOT NULL, PRIMARY KEY (id, history_data_seq))");
+  }
+
+  /** The published log's table; created by the relay's own pool, which alone uses it. */
+  String publishedLogTable() {
+    return "CREATE TABLE IF NOT EXISTS "
+        + published
+        + (dialect == SqlDialect.POSTGRESQL
+            ? " (batch bigserial PRIMARY KEY, ids bytea NOT NULL)"
+            : " (batch bigint NOT NULL AUTO_INCREMENT PRIMARY KEY, ids longblob NOT NULL)");
+  }
+
+  /**
+   * The published log: one row per acknowledged batch, its ids (16 bytes each), until {@link
+   * CdcStore#retain} marked them (see {@link Retention}).
+   */
+  String logPublished() {
+    return "INSERT INTO " + published + " (ids) VALUES (?)";
+  }
+
+  String publishedBatches() {
+    return "SELECT batch, ids FROM " + published + " ORDER BY batch LIMIT ?";
+  }
+
+  String forgetBatch() {
+    return "DELETE FROM " + published + " WHERE batch = ?";
   }
 
   static String marks(int n) {

@@ -6,6 +6,7 @@ import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 import dev.outboxrelay.core.SqlBatch;
 import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.relay.state.StateSql;
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -179,20 +180,92 @@ final class CdcStore {
    * CdcSql#markOne}), in one transaction.
    */
   void markDone(List<UUID> ids) throws SQLException {
+    try (Connection c = connection()) {
+      markDone(c, ids);
+    }
+  }
+
+  /**
+   * On {@code c}: in a transaction already open there, the marks join it (and MySQL/MariaDB's point
+   * statements commit it).
+   */
+  private void markDone(Connection c, List<UUID> ids) throws SQLException {
     if (ids.isEmpty()) {
       return;
     }
     if (sql.locksToWait()) {
-      try (Connection c = connection()) {
-        SqlBatch.eachKeyInOrder(c, sql.markOne(), ids.stream().map(UUID::toString).toList());
-      }
+      SqlBatch.eachKeyInOrder(c, sql.markOne(), ids.stream().map(UUID::toString).toList());
       return;
     }
-    try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(sql.markDone(ids.size()))) {
+    try (PreparedStatement ps = c.prepareStatement(sql.markDone(ids.size()))) {
       bindIds(ps, 1, ids);
       ps.executeUpdate();
     }
+  }
+
+  /** Creates the published log's table if it is absent. */
+  void createLog() throws SQLException {
+    try (Connection c = connection();
+        java.sql.Statement st = c.createStatement()) {
+      st.execute(sql.publishedLogTable());
+    }
+  }
+
+  /**
+   * Logs an acknowledged batch's ids in the published log, in one statement: the rows stay pending
+   * until {@link #retain} marks them, off the stream's path.
+   */
+  void logPublished(List<UUID> ids) throws SQLException {
+    if (ids.isEmpty()) {
+      return;
+    }
+    ByteBuffer bytes = ByteBuffer.allocate(16 * ids.size());
+    ids.forEach(
+        id -> bytes.putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits()));
+    try (Connection c = connection();
+        PreparedStatement ps = c.prepareStatement(sql.logPublished())) {
+      ps.setBytes(1, bytes.array());
+      ps.executeUpdate();
+    }
+  }
+
+  /**
+   * Marks done the rows of at most {@code batches} logged batches, oldest first, each batch with
+   * its log row in one transaction; returns how many batches it retained.
+   */
+  int retain(int batches) throws SQLException {
+    Map<Long, List<UUID>> logged = new java.util.LinkedHashMap<>();
+    try (Connection c = connection();
+        PreparedStatement ps = c.prepareStatement(sql.publishedBatches())) {
+      ps.setInt(1, batches);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          ByteBuffer b = ByteBuffer.wrap(rs.getBytes(2));
+          List<UUID> ids = new ArrayList<>(b.remaining() / 16);
+          while (b.remaining() >= 16) {
+            ids.add(new UUID(b.getLong(), b.getLong()));
+          }
+          logged.put(rs.getLong(1), ids);
+        }
+      }
+    }
+    for (Map.Entry<Long, List<UUID>> batch : logged.entrySet()) {
+      try (Connection c = connection()) {
+        c.setAutoCommit(false);
+        try (PreparedStatement forget = c.prepareStatement(sql.forgetBatch())) {
+          forget.setLong(1, batch.getKey());
+          forget.executeUpdate();
+          markDone(c, batch.getValue()); // commits, or rolls back and throws
+          if (!c.getAutoCommit()) {
+            c.commit();
+          }
+        } catch (SQLException | RuntimeException e) {
+          c.rollback();
+          throw e;
+        }
+      }
+    }
+    return logged.size();
   }
 
   void park(PendingRow row, String reason) throws SQLException {

@@ -57,7 +57,12 @@ final class Publishing {
     }
   }
 
-  Outcome publish(List<PendingRow> rows) throws SQLException, InterruptedException {
+  /**
+   * Publishes the rows and applies the outcome. {@code logged}: the acknowledged rows go to the
+   * published log ({@link Retention} marks them later), else they are marked done now (a drain, so
+   * that a read of the table right after sees them done).
+   */
+  Outcome publish(List<PendingRow> rows, boolean logged) throws SQLException, InterruptedException {
     List<OutboxMessage> send = new ArrayList<>();
     Set<String> stopped = new HashSet<>();
     for (PendingRow row : rows) {
@@ -79,10 +84,11 @@ final class Publishing {
     List<PublishResult> results =
         BatchOutcome.publish(config.publisher(), send, config.publishTimeout());
     latency = Duration.ofNanos(System.nanoTime() - start);
-    return apply(rows, results, stopped);
+    return apply(rows, results, stopped, logged);
   }
 
-  private Outcome apply(List<PendingRow> rows, List<PublishResult> results, Set<String> stopped)
+  private Outcome apply(
+      List<PendingRow> rows, List<PublishResult> results, Set<String> stopped, boolean logged)
       throws SQLException {
     BatchOutcome outcome = BatchOutcome.of(results, stopped);
     for (PublishResult r : outcome.rejected()) {
@@ -90,7 +96,13 @@ final class Publishing {
           rows.stream().filter(x -> x.id().equals(r.message().id())).findFirst().orElseThrow(),
           r.failure().orElseThrow().getMessage());
     }
-    store.markDone(outcome.acknowledged().stream().map(OutboxMessage::id).toList());
+    List<java.util.UUID> acknowledged =
+        outcome.acknowledged().stream().map(OutboxMessage::id).toList();
+    if (logged) {
+      store.logPublished(acknowledged);
+    } else {
+      store.markDone(acknowledged);
+    }
     List<PublishResult> transient_ = outcome.transientFailures();
     if (outcome.isOutage()) {
       outage = transient_; // reported by retrying(...), with the caller's attempt and delay
