@@ -234,7 +234,9 @@ abstract class CdcBehaviour extends KafkaDbFixture {
     UUID after = commit("logged", 1).get(0).id();
     await().atMost(Duration.ofSeconds(60)).until(() -> receivedIds("logged").contains(after));
     assertThat(receivedIds("logged")).hasSize(2).doesNotContain(id);
-    assertThat(count("SELECT COUNT(*) FROM outbox_cdc_published")).isZero();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> count("SELECT COUNT(*) FROM outbox_cdc_published") == 0);
     await().atMost(Duration.ofSeconds(10)).until(() -> count("SELECT COUNT(*) FROM outbox") == 0);
   }
 
