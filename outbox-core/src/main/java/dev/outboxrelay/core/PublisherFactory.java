@@ -22,6 +22,26 @@ public interface PublisherFactory {
   Publisher create(Map<String, String> settings);
 
   /**
+   * Checks the settings as {@link #create} would, without creating a client: no thread, no name
+   * lookup, no connection. The daemon calls it at start-up before it waits for any server, so a bad
+   * setting is reported at once rather than after a database wait. Default: no check ({@link
+   * #create} is then the first to refuse a setting).
+   *
+   * @param settings publisher settings, as for {@link #create}
+   * @throws OutboxConfigException naming an invalid setting
+   */
+  default void validate(Map<String, String> settings) {}
+
+  /**
+   * What the broker would refuse in {@code topic} as a topic name, checked without a client, as
+   * {@link Publisher#topicProblem} does; empty when it is acceptable. Default: empty (the relay
+   * builders still ask the publisher).
+   */
+  default Optional<String> topicProblem(String topic) {
+    return Optional.empty();
+  }
+
+  /**
    * The largest request the publisher's client sends with these settings, and the setting that
    * raises it; empty when the publisher has no such limit or the value is not a number (then {@link
    * #create} names it). A writer whose payload limit does not fit it would save messages that can

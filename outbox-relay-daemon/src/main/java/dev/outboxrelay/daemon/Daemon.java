@@ -55,10 +55,14 @@ public final class Daemon implements AutoCloseable {
   }
 
   /**
-   * Order matters: everything that can be checked (the port, each database, its tables, each
-   * broker) is checked before any relay starts, so a failure takes no lease and claims no row.
+   * Order matters: what needs no server (every relay's publisher settings) is checked before any
+   * wait, then everything else that can be checked (the port, each database, its tables, each
+   * broker) before any relay starts, so a failure takes no lease and claims no row.
    */
   private void startAll(DaemonConfig config) {
+    for (int i = 0; i < config.relays().size(); i++) {
+      PublisherCheck.beforeAnyWait(config.relays().get(i), i); // no server needed: before waits
+    }
     bindHttp(config);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);

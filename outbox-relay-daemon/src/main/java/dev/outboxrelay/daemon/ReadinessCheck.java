@@ -4,9 +4,11 @@ import dev.outboxrelay.core.RelayState;
 import java.util.List;
 
 /**
- * Turns a relay's {@link RelayState} into readiness problems. Ready phases: {@code ACTIVE}, and
- * {@code STANDBY} for a CDC relay (another instance streams; this one takes over if it goes). A
- * polling relay on standby owns no key bucket: not ready, as before the {@code Relay} type.
+ * Turns a relay's {@link RelayState} into readiness problems. Ready phases: {@code ACTIVE} and
+ * {@code STANDBY}, for both modes: a CDC relay on standby waits for the source lock, a polling
+ * relay on standby owns no key bucket (the fair share gave it none, or its share comes at the next
+ * rebalance); each takes work over when another instance goes. A healthy standby is not a failed
+ * instance: a readiness probe that said so would stall a rollout and page for a spare.
  */
 final class ReadinessCheck {
   private ReadinessCheck() {}
@@ -18,12 +20,7 @@ final class ReadinessCheck {
       case NEW, STOPPING, STOPPED -> problems.add(0, "relay: not started or stopping");
       case FAILED -> problems.add(0, prefix + (cdc ? "failed: " : "") + state.reason());
       case STARTING -> problems.add(prefix + "starting: " + state.reason());
-      case STANDBY -> {
-        if (!cdc) {
-          problems.add("relay: " + state.reason());
-        }
-      }
-      case ACTIVE -> {}
+      case STANDBY, ACTIVE -> {}
     }
   }
 }

@@ -187,8 +187,9 @@ final class RelayService implements AutoCloseable {
 
   /**
    * Ready when the relay runs, its tables can be read, its broker answered within {@code
-   * publish-timeout}, and it has work: a polling relay owns key buckets, a CDC relay streams or
-   * stands by behind the instance that streams (see {@link ReadinessCheck}).
+   * publish-timeout}, and it is active or on standby: a polling relay owning buckets or none
+   * ({@code "role":"standby"}), a CDC relay streaming or behind the one that streams (see {@link
+   * ReadinessCheck}).
    */
   Readiness readiness() {
     List<String> problems = new ArrayList<>(health.problems());
@@ -199,6 +200,9 @@ final class RelayService implements AutoCloseable {
       cdcRole.describe(state, fields);
     } else {
       state.ownedBuckets().ifPresent(b -> fields.put("buckets", b));
+      if (state.phase() == RelayState.Phase.STANDBY) {
+        fields.put("role", "standby"); // ready with 0 buckets: the detail says why it idles
+      }
     }
     ReadinessCheck.addProblems(state, cdcRole != null, problems);
     return new Readiness(problems.isEmpty(), fields, problems);

@@ -27,33 +27,26 @@ final class Wiring {
   /** The publisher named by {@code publisher.type}, found with {@link ServiceLoader}. */
   static Publisher publisher(RelayConfig relay, int index) {
     PublisherConfig config = relay.publisher();
+    PublisherFactory factory = factory(config, index);
+    log.debug(
+        "Relay {} - publisher {} settings {}",
+        relay.name(),
+        config.type(),
+        Secrets.maskProperties(config.settings()));
+    Publisher publisher =
+        PublisherCheck.refusedAsConfigError(
+            index, config.type(), () -> factory.create(config.settings()));
+    checkDeadLetterTopic(config, index, publisher);
+    return publisher;
+  }
+
+  /** The factory named by {@code publisher.type}; another name is a config error listing them. */
+  static PublisherFactory factory(PublisherConfig config, int index) {
     List<String> names = new ArrayList<>();
     for (PublisherFactory factory : ServiceLoader.load(PublisherFactory.class)) {
       names.add(factory.name());
       if (factory.name().equals(config.type())) {
-        log.debug(
-            "Relay {} - publisher {} settings {}",
-            relay.name(),
-            config.type(),
-            Secrets.maskProperties(config.settings()));
-        Publisher publisher;
-        try {
-          publisher = factory.create(config.settings());
-        } catch (OutboxConfigException e) {
-          throw new ConfigError(
-              "relays[" + index + "].publisher.settings." + Secrets.maskText(e.getMessage()), null);
-        } catch (RuntimeException e) {
-          throw new ConfigError(
-              "relays["
-                  + index
-                  + "].publisher.settings are refused by the "
-                  + config.type()
-                  + " client: "
-                  + Secrets.maskText(rootMessage(e)),
-              null);
-        }
-        checkDeadLetterTopic(config, index, publisher);
-        return publisher;
+        return factory;
       }
     }
     throw new OutboxConfigException(

@@ -12,10 +12,13 @@ import org.junit.jupiter.api.Test;
 class ReadinessCheckTest {
 
   @Test
-  void aPollingRelayIsReadyOnlyWhileItOwnsBuckets() {
+  void aPollingRelayOwningNoBucketsIsAReadyStandbyNotAFailure() {
     assertThat(problems(polling(Phase.ACTIVE, "", 256))).containsExactly("publisher: x");
     assertThat(problems(polling(Phase.STANDBY, "owns no key buckets", 0)))
-        .containsExactly("publisher: x", "relay: owns no key buckets");
+        .containsExactly("publisher: x");
+    List<String> healthy = new ArrayList<>();
+    ReadinessCheck.addProblems(polling(Phase.STANDBY, "owns no key buckets", 0), false, healthy);
+    assertThat(healthy).isEmpty();
     assertThat(problems(polling(Phase.STARTING, "taking key-bucket leases", 0)))
         .containsExactly("publisher: x", "relay: starting: taking key-bucket leases");
   }

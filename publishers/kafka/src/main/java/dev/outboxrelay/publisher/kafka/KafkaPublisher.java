@@ -95,6 +95,10 @@ public final class KafkaPublisher implements Publisher {
   /** Kafka's own rule for topic names (legal characters, length, not "." or ".."). */
   @Override
   public java.util.Optional<String> topicProblem(String topic) {
+    return topicNameProblem(topic);
+  }
+
+  static java.util.Optional<String> topicNameProblem(String topic) {
     try {
       org.apache.kafka.common.internals.Topic.validate(topic);
       return java.util.Optional.empty();

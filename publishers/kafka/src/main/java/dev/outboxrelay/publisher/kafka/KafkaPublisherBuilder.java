@@ -61,6 +61,16 @@ public final class KafkaPublisherBuilder {
         () -> new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer()), topics);
   }
 
+  /**
+   * Checks the settings as {@link #build()} and the producer would, without creating the producer
+   * (see {@link KafkaPublisherFactory#validate}).
+   *
+   * @throws OutboxConfigException naming the first invalid setting
+   */
+  void validate() {
+    ProducerChecks.check(effectiveProperties());
+  }
+
   Properties effectiveProperties() {
     Properties p = new Properties();
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");

@@ -22,12 +22,31 @@ public final class KafkaPublisherFactory implements PublisherFactory {
 
   @Override
   public Publisher create(Map<String, String> settings) {
+    return configured(settings).build();
+  }
+
+  /**
+   * Every producer setting against Kafka's own definition of it (type, allowed values, the rules
+   * between settings) and the publisher's guarantees, without creating a producer: no thread, no
+   * DNS lookup, no connection.
+   */
+  @Override
+  public void validate(Map<String, String> settings) {
+    configured(settings).validate();
+  }
+
+  /** Kafka's rule for topic names, as {@link KafkaPublisher#topicProblem}. */
+  @Override
+  public Optional<String> topicProblem(String topic) {
+    return KafkaPublisher.topicNameProblem(topic);
+  }
+
+  private static KafkaPublisherBuilder configured(Map<String, String> settings) {
     Map<String, String> producer = new HashMap<>(settings);
     String template = producer.remove(TOPIC_TEMPLATE);
     return KafkaPublisher.builder()
         .producerProperties(producer)
-        .topicTemplate(KafkaSettings.topics(template))
-        .build();
+        .topicTemplate(KafkaSettings.topics(template));
   }
 
   /** {@code max.request.size}, else the producer's own default (from Kafka's config definition). */

@@ -61,6 +61,25 @@ public final class RocketMqPublisherFactory implements PublisherFactory {
 
   @Override
   public Publisher create(Map<String, String> settings) {
+    return configured(settings).build();
+  }
+
+  /**
+   * Every setting as {@link #create} checks it, and the producer configured but not started: no
+   * thread, no connection to a name server.
+   */
+  @Override
+  public void validate(Map<String, String> settings) {
+    PublisherAssembly.producer(configured(settings));
+  }
+
+  /** RocketMQ's rule for topic names, as {@link RocketMqPublisher#topicProblem}. */
+  @Override
+  public Optional<String> topicProblem(String topic) {
+    return Optional.ofNullable(RocketMqMessages.topicProblem(topic));
+  }
+
+  private static RocketMqPublisherBuilder configured(Map<String, String> settings) {
     Map<String, String> producer = new HashMap<>(settings);
     RocketMqPublisherBuilder b = RocketMqPublisher.builder();
     take(producer, TOPIC_TEMPLATE, TopicTemplate::of, b::topicTemplate);
@@ -78,7 +97,7 @@ public final class RocketMqPublisherFactory implements PublisherFactory {
             RocketMqSettings.statuses(
                 RocketMqSettings.ACCEPT_SEND_STATUSES.check(ACCEPT_SEND_STATUSES, v)),
         b::acceptSendStatuses);
-    return b.producerProperties(producer).build();
+    return b.producerProperties(producer);
   }
 
   private static <T> void take(

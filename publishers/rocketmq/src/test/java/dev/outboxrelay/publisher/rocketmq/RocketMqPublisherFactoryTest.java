@@ -33,6 +33,24 @@ class RocketMqPublisherFactoryTest {
   }
 
   @Test
+  void validateRefusesWhatCreateRefusesWithoutANameServer() {
+    RocketMqPublisherFactory f = new RocketMqPublisherFactory();
+    Map<String, String> ok = Map.of("namesrvAddr", "127.0.0.1:1");
+    f.validate(ok); // nothing listens there: validate connects to nothing
+    assertThatThrownBy(
+            () -> f.validate(Map.of("namesrvAddr", "127.0.0.1:1", "sendMsgTimeout", "0")))
+        .hasMessage("sendMsgTimeout must be between 1 and 300000, but was 0");
+    assertThatThrownBy(
+            () -> f.validate(Map.of("namesrvAddr", "127.0.0.1:1", "secretKey", "s3cr3t")))
+        .hasMessageNotContaining("s3cr3t")
+        .hasMessageStartingWith("accessKey must be set with the other ACL credential");
+    assertThatThrownBy(() -> f.validate(Map.of("namesrvAddr", "127.0.0.1:1", "secertKey", "s3")))
+        .hasMessage("secertKey is not a setting of RocketMQ's DefaultMQProducer");
+    assertThat(f.topicProblem("outbox.dead")).isPresent();
+    assertThat(f.topicProblem("outbox-dead")).isEmpty();
+  }
+
+  @Test
   void requestLimitIsMaxMessageSizeOrTheClientsDefault() {
     RocketMqPublisherFactory f = new RocketMqPublisherFactory();
     assertThat(new DefaultMQProducer().getMaxMessageSize())
