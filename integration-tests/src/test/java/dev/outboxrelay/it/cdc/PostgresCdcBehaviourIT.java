@@ -55,6 +55,32 @@ class PostgresCdcBehaviourIT extends CdcBehaviour {
   }
 
   /**
+   * A publication its owner provisioned (publishing everything), read by a user that only has
+   * replication rights: the relay cannot make it INSERT-only, says so, and streams through it as it
+   * is.
+   */
+  @Test
+  void aPublicationItsUserCannotAlterIsUsedAsProvisioned() throws Exception {
+    String name = "cdc_prov_" + dataSource.getPoolName().toLowerCase(java.util.Locale.ROOT);
+    String role = "reader_" + dataSource.getPoolName().toLowerCase(java.util.Locale.ROOT);
+    execute("CREATE ROLE " + role + " LOGIN REPLICATION");
+    execute("GRANT USAGE, CREATE ON SCHEMA public TO " + role);
+    execute("GRANT SELECT ON outbox TO " + role);
+    execute("CREATE PUBLICATION \"" + name + "\" FOR TABLE outbox");
+    try (ErrorLog log = ErrorLog.capture()) {
+      started(relay().name(name).source(dataSource.getJdbcUrl(), role, null));
+      commit("provisioned", 1);
+      await().atMost(Duration.ofSeconds(60)).until(() -> receivedIds("provisioned").size() == 1);
+      assertThat(log.containing("cannot make publication " + name + " send INSERTs only"))
+          .isNotEmpty();
+    }
+    assertThat(
+            count(
+                "SELECT COUNT(*) FROM pg_publication WHERE pubname = '" + name + "' AND pubdelete"))
+        .isEqualTo(1);
+  }
+
+  /**
    * Embedded, the relay logs through the application's logging (here slf4j-simple, no masking
    * layout as in the daemon), and so does Debezium: its settings at start, and a failure of its
    * JDBC offset store (in 3.5 with every engine setting in the message when its configuration

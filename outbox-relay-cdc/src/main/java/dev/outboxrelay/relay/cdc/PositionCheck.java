@@ -12,13 +12,17 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Before streaming: if a position is stored, the database must still be able to serve it (the
  * replication slot exists; the binlog file is not purged). Otherwise the relay refuses to start.
  */
 final class PositionCheck {
+  private static final Logger log = LoggerFactory.getLogger(PositionCheck.class);
   private static final Set<String> NO_SUCH_TABLE = Set.of("42P01", "42S02");
+  private static final String INSUFFICIENT_PRIVILEGE = "42501";
   private static final Pattern BINLOG_FILE = Pattern.compile("\"file\"\\s*:\\s*\"([^\"]+)\"");
 
   private PositionCheck() {}
@@ -32,7 +36,20 @@ final class PositionCheck {
         }
       }
       if (sql.dialect == SqlDialect.POSTGRESQL) {
-        insertsOnlyPublication(conn, c, sql);
+        try {
+          insertsOnlyPublication(conn, c, sql);
+        } catch (SQLException e) {
+          if (!INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
+            throw e;
+          }
+          // A publication provisioned by its owner: it still works, at the cost of its deletes.
+          log.warn(
+              "{} - cannot make publication {} send INSERTs only ({}); Debezium then also"
+                  + " receives and skips every delete of a published row",
+              c.name(),
+              c.slotName(),
+              e.getMessage());
+        }
       }
       if (offset.isEmpty()) {
         return;
