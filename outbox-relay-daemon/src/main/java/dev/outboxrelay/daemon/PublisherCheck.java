@@ -6,6 +6,8 @@ import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.daemon.config.RelayConfig.PublisherConfig;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The checks of a relay's publisher section that need no server: its type, its settings (the
@@ -14,11 +16,19 @@ import java.util.function.Supplier;
  * setting and a database that is not up yet learns of the setting at once (exit 2).
  */
 final class PublisherCheck {
+  private static final Logger log = LoggerFactory.getLogger(PublisherCheck.class);
+
   private PublisherCheck() {}
 
   static void beforeAnyWait(RelayConfig relay, int index) {
     PublisherConfig config = relay.publisher();
     PublisherFactory factory = Wiring.factory(config, index);
+    // Before the check, so that an operator debugging a refused setting sees what was read.
+    log.debug(
+        "Relay {} - publisher {} settings {}",
+        relay.name(),
+        config.type(),
+        Secrets.maskProperties(config.settings()));
     refusedAsConfigError(
         index,
         config.type(),

@@ -112,6 +112,7 @@ final class VerifyCommand implements Callable<Integer> {
       return 1;
     }
     int acknowledged;
+    PublisherCheck.beforeAnyWait(relay, index);
     try (Publisher publisher = Wiring.publisher(relay, index)) {
       acknowledged = Reconciliation.republish(publisher, missing, line(out), line(out));
     }

@@ -4,18 +4,14 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.PublisherFactory;
-import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.daemon.config.RelayConfig.PublisherConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Builds pools and publishers from config; the only place concrete pieces are looked up. */
 final class Wiring {
-  private static final Logger log = LoggerFactory.getLogger(Wiring.class);
 
   private Wiring() {}
 
@@ -24,15 +20,13 @@ final class Wiring {
     return DatabaseConnect.once(relay, index);
   }
 
-  /** The publisher named by {@code publisher.type}, found with {@link ServiceLoader}. */
+  /**
+   * The publisher named by {@code publisher.type}, found with {@link ServiceLoader}; callers run
+   * {@link PublisherCheck#beforeAnyWait} first (it logs the masked settings at DEBUG).
+   */
   static Publisher publisher(RelayConfig relay, int index) {
     PublisherConfig config = relay.publisher();
     PublisherFactory factory = factory(config, index);
-    log.debug(
-        "Relay {} - publisher {} settings {}",
-        relay.name(),
-        config.type(),
-        Secrets.maskProperties(config.settings()));
     Publisher publisher =
         PublisherCheck.refusedAsConfigError(
             index, config.type(), () -> factory.create(config.settings()));
