@@ -9,7 +9,9 @@ import java.time.Duration;
  * CDC drains of a backlog that piled up while the relay was down: the relay (ours, or Debezium's
  * Event Router as a peer) starts once and relays one row so its position is stored, stops, the
  * backlog is written, and it starts again. The rate runs from the first backlog message on the
- * topic to the last (engine start-up excluded; it is reported apart).
+ * topic to the last (engine start-up excluded; it is reported apart). The live measure ({@link
+ * #oursLive}, {@link #debeziumLive}) writes the same rows while the engine streams, in transactions
+ * of {@link #LIVE_ROWS_PER_TX}, one writer as fast as it commits.
  */
 final class CdcBench {
   interface Engine extends AutoCloseable {
@@ -21,9 +23,17 @@ final class CdcBench {
     Engine start(Db db, String prefix, String name);
   }
 
+  /** Rows per writer transaction in the live measure: many commits, as an application makes. */
+  static final int LIVE_ROWS_PER_TX = 100;
+
   private final Kafka kafka;
   private final int payloadBytes;
   long lastStartupMillis;
+
+  /** The last live run: the writer's own rate (rows/s), and the last message's delay after it. */
+  double lastWriteRate;
+
+  long lastTailMillis;
 
   /**
    * The last drain's rate from the engine's start to the last message: start-up, and reading the
@@ -43,6 +53,53 @@ final class CdcBench {
   double debezium(DatabaseServer server, String kind, int n) throws Exception {
     return drain(
         server, kind, n, "dbz", (db, prefix, name) -> new EventRouterPeer(kafka, db, prefix, name));
+  }
+
+  /**
+   * Rows written while the engine streams: the rate from the first write to the last message on the
+   * topic; the writer's rate and the tail (last message after the last commit) are kept.
+   */
+  double oursLive(DatabaseServer server, String kind, int n) throws Exception {
+    return live(server, kind, n, "cdclive", this::startOurs);
+  }
+
+  double debeziumLive(DatabaseServer server, String kind, int n) throws Exception {
+    return live(
+        server,
+        kind,
+        n,
+        "dbzlive",
+        (db, prefix, name) -> new EventRouterPeer(kafka, db, prefix, name));
+  }
+
+  private double live(DatabaseServer server, String kind, int n, String what, EngineStarter s)
+      throws Exception {
+    try (Db db = new Db(server, kind)) {
+      String prefix = kafka.newTopicPrefix(what + "-" + kind);
+      String topic = prefix + "order";
+      String name = what + "_" + db.name;
+      try (Engine engine = s.start(db, prefix, name)) {
+        awaitStreaming(db, topic);
+        long base = kafka.count(topic);
+        long t0 = System.nanoTime();
+        long writeMillis = Backlog.fill(db.ds, n, payloadBytes, LIVE_ROWS_PER_TX);
+        long[] t = kafka.awaitCount(topic, base, base + n, Duration.ofMinutes(15));
+        lastWriteRate = n / (writeMillis / 1e3);
+        lastTailMillis = Math.max(0, (t[1] - t0) / 1_000_000 - writeMillis);
+        return n / ((t[1] - t0) / 1e9);
+      } finally {
+        dropSlots(server, db);
+      }
+    }
+  }
+
+  private static void dropSlots(DatabaseServer server, Db db) throws Exception {
+    if (server.dialect() == dev.outboxrelay.core.SqlDialect.POSTGRESQL) {
+      Kafka.sleep(200);
+      db.execute(
+          "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+              + " WHERE database = current_database() AND NOT active");
+    }
   }
 
   private Engine startOurs(Db db, String prefix, String name) {
@@ -95,12 +152,7 @@ final class CdcBench {
         lastFromStart = n / ((t[1] - t0) / 1e9);
         return n / ((t[1] - t[0]) / 1e9);
       } finally {
-        if (server.dialect() == dev.outboxrelay.core.SqlDialect.POSTGRESQL) {
-          Kafka.sleep(200);
-          db.execute(
-              "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
-                  + " WHERE database = current_database() AND NOT active");
-        }
+        dropSlots(server, db);
       }
     }
   }

@@ -81,6 +81,14 @@ final class Parts {
                   "CDC relay drain, " + db,
                   "backlog written while stopped",
                   () -> cdc.ours(dbs.get(db), db, n)));
+      part(
+          "cdc",
+          () ->
+              cdcLiveFigures(
+                  cdc,
+                  "drain.cdc." + db,
+                  "CDC relay drain, " + db,
+                  () -> cdc.oursLive(dbs.get(db), db, n)));
     }
     GruelboxPeer gruelbox = new GruelboxPeer(kafka, size);
     for (String db : DBS) {
@@ -106,6 +114,14 @@ final class Parts {
                   "peer Debezium 3.5 embedded + Outbox Event Router, " + db,
                   "backlog written while stopped; batch acked before commit; rows not deleted",
                   () -> cdc.debezium(dbs.get(db), db, n)));
+      part(
+          "debezium",
+          () ->
+              cdcLiveFigures(
+                  cdc,
+                  "drain.debezium." + db,
+                  "peer Debezium 3.5 embedded + Outbox Event Router, " + db,
+                  () -> cdc.debeziumLive(dbs.get(db), db, n)));
     }
     for (int batch : new int[] {100, 500, 2000}) {
       part(
@@ -376,6 +392,45 @@ final class Parts {
             "msg/s",
             fromStart,
             note + "; engine start to last message"));
+  }
+
+  /**
+   * A CDC drain of rows written while the engine streams ({@code id.live}): first write to last
+   * message, with the writer's own rate ({@code id.live.write}) and the last message's delay after
+   * the last commit ({@code id.live.tail}).
+   */
+  private void cdcLiveFigures(CdcBench cdc, String id, String label, Once once) throws Exception {
+    List<Double> samples = new ArrayList<>();
+    List<Double> write = new ArrayList<>();
+    List<Double> tail = new ArrayList<>();
+    for (int r = 0; r < p.runs(); r++) {
+      samples.add(once.run());
+      write.add(cdc.lastWriteRate);
+      tail.add((double) cdc.lastTailMillis);
+      System.out.printf(
+          "  %s.live run %d: %.1f msg/s, writer %.1f rows/s, last message %d ms after the last commit%n",
+          id, r + 1, samples.get(r), write.get(r), cdc.lastTailMillis);
+    }
+    String how =
+        "written while it streams, one writer, "
+            + CdcBench.LIVE_ROWS_PER_TX
+            + " rows per transaction";
+    report.add(
+        new Figure(
+            id + ".live",
+            label + ", live stream",
+            "msg/s",
+            samples,
+            how + "; first write to last message"));
+    report.add(
+        new Figure(id + ".live.write", label + ", live stream: the writer", "rows/s", write, how));
+    report.add(
+        new Figure(
+            id + ".live.tail",
+            label + ", live stream: last message after the last commit",
+            "ms",
+            tail,
+            how));
   }
 
   private void figure(String id, String label, String unit, String note, Once once)

@@ -240,6 +240,54 @@ abstract class CdcBehaviour extends KafkaDbFixture {
     await().atMost(Duration.ofSeconds(10)).until(() -> count("SELECT COUNT(*) FROM outbox") == 0);
   }
 
+  /**
+   * The published log is written in the transaction that stores the engine's position (the relay's
+   * offset store): what the stream published is retained, and a clean restart publishes none of it
+   * again.
+   */
+  @Test
+  void publishedRowsAreRetainedAndARestartPublishesNoneAgain() throws Exception {
+    restartAfterPublishing(relay(), "retained");
+  }
+
+  /**
+   * With an offset store of the user's own (here Debezium's plain JDBC store, which knows nothing
+   * of the published log), the relay logs the published batches itself after each stored position:
+   * the same outcome, one more commit per batch.
+   */
+  @Test
+  void withTheUsersOwnOffsetStorePublishedRowsAreStillRetainedAndNotPublishedAgain()
+      throws Exception {
+    restartAfterPublishing(
+        relay()
+            .debeziumProperties(
+                java.util.Map.of(
+                    "offset.storage", "io.debezium.storage.jdbc.offset.JdbcOffsetBackingStore")),
+        "own-store");
+  }
+
+  private void restartAfterPublishing(CdcRelayBuilder builder, String key) throws Exception {
+    CdcRelay relay = started(builder);
+    await().atMost(Duration.ofSeconds(30)).until(() -> relay.state().phase() == Phase.ACTIVE);
+    List<OutboxMessage> sent = new java.util.ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      sent.addAll(commit(key, 25)); // 20 transactions: several engine batches
+    }
+    await().atMost(Duration.ofSeconds(60)).until(() -> receivedIds(key).size() >= sent.size());
+    await().atMost(Duration.ofSeconds(30)).until(() -> count("SELECT COUNT(*) FROM outbox") == 0);
+    assertThat(count("SELECT COUNT(*) FROM outbox_cdc_published")).isZero();
+    relay.close();
+    started(builder);
+    UUID after = commit(key, 1).get(0).id();
+    await().atMost(Duration.ofSeconds(60)).until(() -> receivedIds(key).contains(after));
+    assertThat(receivedIds(key))
+        .as("each message once, in commit order")
+        .containsExactlyElementsOf(
+            java.util.stream.Stream.concat(
+                    sent.stream().map(OutboxMessage::id), java.util.stream.Stream.of(after))
+                .toList());
+  }
+
   private static OutboxMessage message(String key) {
     return OutboxMessage.builder()
         .aggregateType("order")

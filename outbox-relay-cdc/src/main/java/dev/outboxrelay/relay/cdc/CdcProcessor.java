@@ -2,6 +2,7 @@ package dev.outboxrelay.relay.cdc;
 
 import dev.outboxrelay.core.MessageContract;
 import dev.outboxrelay.core.rows.PendingRow;
+import dev.outboxrelay.relay.cdc.internal.PublishedLog;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import java.sql.SQLException;
@@ -41,6 +42,8 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private final KeyHolds holds;
   private final Publishing publishing;
   private final Retention retention;
+  private final PublishedLog published;
+  private final Properties engineProperties;
   private final ReentrantLock lock = new ReentrantLock();
   private volatile boolean running = true;
   private volatile boolean batchSinceStart; // the engine (re)started runs: it delivered a batch
@@ -57,9 +60,26 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     this.store = store;
     this.events = new OutboxEvents(config.table());
     this.holds = new KeyHolds(config.backoff());
-    this.publishing = new Publishing(config, store, holds, () -> running);
-    this.retention = new Retention(config.name(), store);
+    this.published = store.newPublishedLog();
+    this.publishing = new Publishing(config, store, published, holds, () -> running);
+    this.retention = new Retention(config.name(), store, published);
     this.stopDrain = new StopDrain(debezium);
+    this.engineProperties = new Properties();
+    engineProperties.putAll(debezium);
+    engineProperties.setProperty(PublishedLog.TOKEN_PROPERTY, published.token());
+  }
+
+  /**
+   * The engine's settings: {@code debezium} as given, and the token by which the offset store finds
+   * this processor's published log.
+   */
+  Properties engineProperties() {
+    return engineProperties;
+  }
+
+  /** The relay stopped: the offset store no longer finds the log. */
+  void close() {
+    published.close();
   }
 
   @Override
@@ -113,10 +133,32 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     }
     awaitVisible(txids);
     publishUntilDone(rows, toCheck);
+    long changed = -1;
+    for (int i = records.size() - 1; i >= 0 && changed < 0; i--) {
+      changed = OutboxEvents.sourceMillis(records.get(i).record());
+    }
+    retention.streamed(changed);
     for (RecordChangeEvent<SourceRecord> r : records) {
       committer.markProcessed(r);
     }
-    committer.markBatchFinished();
+    committer.markBatchFinished(); // stores the position, and the batch's published log with it
+    logLeftovers();
+  }
+
+  /**
+   * The published batches the position's save did not take (a failed flush, a user's offset store):
+   * logged now, before the next position can be stored without them. If this fails too, they go
+   * with the next save, or with the next {@link Retention#flush}.
+   */
+  private void logLeftovers() {
+    if (published.isEmpty()) {
+      return;
+    }
+    try {
+      store.writeLog(published);
+    } catch (SQLException e) {
+      log.debug("{} - published log not written yet: {}", config.name(), e.getMessage());
+    }
   }
 
   /**

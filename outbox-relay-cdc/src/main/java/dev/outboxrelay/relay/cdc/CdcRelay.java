@@ -275,7 +275,7 @@ public final class CdcRelay implements Relay {
     processor.restarted();
     engine =
         DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
-            .using(DebeziumConfig.of(config, sql))
+            .using(processor.engineProperties())
             .notifying(processor)
             .using(
                 (success, message, error) -> {
@@ -400,6 +400,7 @@ public final class CdcRelay implements Relay {
     if (!abrupt) {
       retainLogged();
     }
+    processor.close();
     lock.close();
     engine = null;
     closed = true;

@@ -5,12 +5,14 @@ import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
 import dev.outboxrelay.core.SqlBatch;
 import dev.outboxrelay.core.rows.PendingRow;
+import dev.outboxrelay.relay.cdc.internal.PublishedLog;
 import dev.outboxrelay.relay.state.StateSql;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,15 +25,20 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.LongStream;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs {@link CdcSql} statements in READ COMMITTED, each in its own auto-commit unit except the
  * MySQL/MariaDB marks and purges ({@link SqlBatch}: point statements in one transaction per batch).
  */
 final class CdcStore {
+  private static final Logger log = LoggerFactory.getLogger(CdcStore.class);
+
   private final DataSource dataSource;
   private final CdcSql sql;
   private final PointStatements points;
+  private volatile boolean minimalImages = true; // until the server refuses it
 
   CdcStore(DataSource dataSource, CdcSql sql) {
     this.dataSource = dataSource;
@@ -211,27 +218,31 @@ final class CdcStore {
     }
   }
 
-  /**
-   * Logs an acknowledged batch's ids in the published log, in one statement: the rows stay pending
-   * until {@link #retain} marks them, off the stream's path.
-   */
-  void logPublished(List<UUID> ids) throws SQLException {
-    if (ids.isEmpty()) {
-      return;
-    }
-    ByteBuffer bytes = ByteBuffer.allocate(16 * ids.size());
-    ids.forEach(
-        id -> bytes.putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits()));
-    try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(sql.logPublished())) {
-      ps.setBytes(1, bytes.array());
-      ps.executeUpdate();
+  /** The processor's published log: batches waiting for the next stored position. */
+  PublishedLog newPublishedLog() {
+    return new PublishedLog(sql.logPublished());
+  }
+
+  /** Writes the log's pending batches to the published log table in a transaction of their own. */
+  void writeLog(PublishedLog log) throws SQLException {
+    try (Connection c = connection()) {
+      c.setAutoCommit(false);
+      List<byte[]> taken = log.insertPending(c);
+      try {
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        log.giveBack(taken);
+        c.rollback();
+        throw e;
+      }
     }
   }
 
   /**
    * Marks done the rows of at most {@code batches} logged batches, oldest first, each batch with
-   * its log row in one transaction; returns how many batches it retained.
+   * its log row in one transaction; returns how many batches it retained. (One transaction for a
+   * whole round of batches was tried: on MariaDB its commit writes megabytes of binlog at once and
+   * a live writer's commits wait behind it; measured slower.)
    */
   int retain(int batches) throws SQLException {
     Map<Long, List<UUID>> logged = new java.util.LinkedHashMap<>();
@@ -249,23 +260,62 @@ final class CdcStore {
         }
       }
     }
-    for (Map.Entry<Long, List<UUID>> batch : logged.entrySet()) {
-      try (Connection c = connection()) {
-        c.setAutoCommit(false);
-        try (PreparedStatement forget = c.prepareStatement(sql.forgetBatch())) {
-          forget.setLong(1, batch.getKey());
-          forget.executeUpdate();
-          markDone(c, batch.getValue()); // commits, or rolls back and throws
-          if (!c.getAutoCommit()) {
-            c.commit();
+    if (logged.isEmpty()) {
+      return 0;
+    }
+    try (Connection c = connection()) {
+      boolean minimal = minimalRowImages(c);
+      try {
+        for (Map.Entry<Long, List<UUID>> batch : logged.entrySet()) {
+          c.setAutoCommit(false);
+          try (PreparedStatement forget = c.prepareStatement(sql.forgetBatch())) {
+            forget.setLong(1, batch.getKey());
+            forget.executeUpdate();
+            markDone(c, batch.getValue()); // commits, or rolls back and throws
+            if (!c.getAutoCommit()) {
+              c.commit();
+            }
+          } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
+          } finally {
+            c.setAutoCommit(true);
           }
-        } catch (SQLException | RuntimeException e) {
-          c.rollback();
-          throw e;
+        }
+      } finally {
+        if (minimal) {
+          try (Statement st = c.createStatement()) {
+            st.execute("SET SESSION binlog_row_image = DEFAULT"); // the pool's connection as it was
+          }
         }
       }
     }
     return logged.size();
+  }
+
+  /**
+   * MySQL/MariaDB: the retention's deletes write row images of the primary key alone to the binlog
+   * (session {@code binlog_row_image=MINIMAL}) instead of whole rows with their payload: Debezium
+   * reads every binlog event, deletes included, before it skips them, and the binlog is flushed at
+   * each commit, a live writer's commits included. A replica applies such a delete by the key, as
+   * it does the full image of a table with a primary key. Where the server refuses the setting (a
+   * privilege), the deletes log full images, as before; said once.
+   */
+  private boolean minimalRowImages(Connection c) {
+    if (!sql.locksToWait() || !minimalImages) {
+      return false;
+    }
+    try (Statement st = c.createStatement()) {
+      st.execute("SET SESSION binlog_row_image = 'MINIMAL'");
+      return true;
+    } catch (SQLException e) {
+      minimalImages = false;
+      log.info(
+          "Retention deletes log full row images: the server refused binlog_row_image=MINIMAL"
+              + " for the session ({})",
+          e.getMessage());
+      return false;
+    }
   }
 
   void park(PendingRow row, String reason) throws SQLException {

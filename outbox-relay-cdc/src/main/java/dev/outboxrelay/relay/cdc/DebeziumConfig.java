@@ -70,6 +70,10 @@ final class DebeziumConfig {
     p.setProperty(
         "database.server.id", String.valueOf(5400 + Math.floorMod(c.name().hashCode(), 1 << 30)));
     p.setProperty("snapshot.locking.mode", "none");
+    // The server sends a heartbeat event every 0.8 × this while the binlog is idle, and only those
+    // bring Debezium's heartbeats there: with its default of 60 s a relay restarted on an idle
+    // binlog got its first batch (its fence, "streaming") 48 s after start. Now within 2 s.
+    p.setProperty("connect.keep.alive.interval.ms", "2500");
     p.setProperty("include.schema.changes", "false");
     p.setProperty("schema.history.internal", "io.debezium.storage.jdbc.history.JdbcSchemaHistory");
     p.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");

@@ -41,6 +41,21 @@ final class OutboxEvents {
   }
 
   /**
+   * When the change happened in the database, by the source's clock ({@code source.ts_ms}: the
+   * commit on PostgreSQL, the binlog event, in whole seconds, on MySQL/MariaDB), or -1.
+   */
+  static long sourceMillis(SourceRecord record) {
+    if (record.value() instanceof Struct envelope && envelope.schema().field("source") != null) {
+      Struct source = envelope.getStruct("source");
+      if (source != null && source.schema().field("ts_ms") != null) {
+        Long ts = source.getInt64("ts_ms");
+        return ts == null ? -1 : ts;
+      }
+    }
+    return -1;
+  }
+
+  /**
    * The message in a row.
    *
    * @throws RuntimeException if the row breaks the message rules (a malformed row)

@@ -4,6 +4,7 @@ import dev.outboxrelay.core.BatchOutcome;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishResult;
 import dev.outboxrelay.core.rows.PendingRow;
+import dev.outboxrelay.relay.cdc.internal.PublishedLog;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,6 +30,7 @@ final class Publishing {
 
   private final CdcRelayConfig config;
   private final CdcStore store;
+  private final PublishedLog published;
   private final KeyHolds holds;
 
   private final java.util.function.BooleanSupplier live;
@@ -38,10 +40,12 @@ final class Publishing {
   Publishing(
       CdcRelayConfig config,
       CdcStore store,
+      PublishedLog published,
       KeyHolds holds,
       java.util.function.BooleanSupplier live) {
     this.config = config;
     this.store = store;
+    this.published = published;
     this.holds = holds;
     this.live = live;
   }
@@ -59,8 +63,9 @@ final class Publishing {
 
   /**
    * Publishes the rows and applies the outcome. {@code logged}: the acknowledged rows go to the
-   * published log ({@link Retention} marks them later), else they are marked done now (a drain, so
-   * that a read of the table right after sees them done).
+   * published log with the next stored position ({@link PublishedLog}; {@link Retention} marks them
+   * later), else they are marked done now (a drain, so that a read of the table right after sees
+   * them done).
    */
   Outcome publish(List<PendingRow> rows, boolean logged) throws SQLException, InterruptedException {
     List<OutboxMessage> send = new ArrayList<>();
@@ -99,7 +104,7 @@ final class Publishing {
     List<java.util.UUID> acknowledged =
         outcome.acknowledged().stream().map(OutboxMessage::id).toList();
     if (logged) {
-      store.logPublished(acknowledged);
+      published.add(acknowledged); // logged with the batch's position
     } else {
       store.markDone(acknowledged);
     }

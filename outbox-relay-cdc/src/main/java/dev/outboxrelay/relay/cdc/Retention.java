@@ -1,6 +1,8 @@
 package dev.outboxrelay.relay.cdc;
 
+import dev.outboxrelay.relay.cdc.internal.PublishedLog;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -8,30 +10,78 @@ import org.slf4j.LoggerFactory;
 /**
  * Marks published stream rows done (deletes them, or sets {@code published_at}) off the stream's
  * path. The processor logs each acknowledged batch's ids in the published log ({@code
- * <table>_cdc_published}, one row per batch) before the batch's position is stored; this marks the
- * logged rows and forgets their log row, batch by batch, on the relay's {@code -retention} thread.
- * So a row published from the stream costs the stream one INSERT per batch, not one statement per
- * row, and a crash loses nothing: the log is in the database, and whoever streams next retains it
- * before reading the table ({@link #flush}). Until then a published row still looks pending to a
- * reader of the table; the relay itself flushes first wherever it reads pending rows (the catch-up
- * fence, a key's drain). Thread-safe: one retention at a time.
+ * <table>_cdc_published}, one row per batch) in the transaction that stores the batch's position
+ * ({@link PublishedLog}); this marks the logged rows and forgets their log row, batch by batch, on
+ * the relay's {@code -retention} thread. So a row published from the stream costs the stream no
+ * statement of its own, and a crash loses nothing: the log is in the database, and whoever streams
+ * next retains it before reading the table ({@link #flush}). Until then a published row still looks
+ * pending to a reader of the table; the relay itself flushes first wherever it reads pending rows
+ * (the catch-up fence, a key's drain). Thread-safe: one retention at a time.
+ *
+ * <p>While the stream is behind (its newest change more than {@link #BEHIND} old, batches still
+ * coming: a backlog after downtime, a burst), the retention thread yields to it for up to {@link
+ * #MAX_YIELD}: its deletes would take the database's and, on MySQL/MariaDB, the binlog reader's
+ * time from the stream (each delete is a row image Debezium reads and skips). So a catch-up runs at
+ * the stream's speed and the published rows are deleted behind it; a longer lag is retained as
+ * before. What it costs: for that while, published rows stay in the table (the backlog gauge counts
+ * them) and a restart or a stop retains them before it goes on ({@link #flush}).
  */
 final class Retention {
   private static final Logger log = LoggerFactory.getLogger(Retention.class);
   private static final int BATCHES_PER_ROUND = 20;
+  static final Duration BEHIND = Duration.ofSeconds(2);
+  static final Duration MAX_YIELD = Duration.ofSeconds(10);
+
+  // Written by the processor thread, read by the retention thread.
+  private volatile long lastBatchNanos;
+  private volatile long lagMillis;
+  private long yieldingSince; // retention thread only; 0: not yielding
 
   private final String name;
   private final CdcStore store;
+  private final PublishedLog published;
   private final ReentrantLock lock = new ReentrantLock();
   private long failingSince;
 
-  Retention(String name, CdcStore store) {
+  Retention(String name, CdcStore store, PublishedLog published) {
     this.name = name;
     this.store = store;
+    this.published = published;
+  }
+
+  /**
+   * The processor handled a batch whose newest change happened at {@code changeMillis} (the
+   * source's clock; -1 if the batch told none).
+   */
+  void streamed(long changeMillis) {
+    if (changeMillis >= 0) {
+      lagMillis = System.currentTimeMillis() - changeMillis;
+      lastBatchNanos = System.nanoTime();
+    }
+  }
+
+  /** Whether the stream is behind and has had the right of way for less than MAX_YIELD. */
+  private boolean yieldToStream() {
+    long now = System.nanoTime();
+    boolean behind =
+        lastBatchNanos != 0
+            && lagMillis > BEHIND.toMillis()
+            && now - lastBatchNanos < BEHIND.toNanos();
+    if (!behind) {
+      yieldingSince = 0;
+      return false;
+    }
+    if (yieldingSince == 0) {
+      yieldingSince = now;
+    }
+    return now - yieldingSince < MAX_YIELD.toNanos();
   }
 
   /** One round on the retention thread: what is logged now, a few batches per transaction round. */
   void run() {
+    if (yieldToStream()) {
+      return;
+    }
     try {
       flush();
       if (failingSince != 0) {
@@ -46,10 +96,16 @@ final class Retention {
     }
   }
 
-  /** Marks every logged batch done before returning; any thread. */
+  /**
+   * Marks every published batch done before returning, those not yet in the log table (waiting for
+   * the next stored position) included; any thread.
+   */
   void flush() throws SQLException {
     lock.lock();
     try {
+      if (!published.isEmpty()) {
+        store.writeLog(published);
+      }
       while (store.retain(BATCHES_PER_ROUND) == BATCHES_PER_ROUND) {
         // more logged: go on
       }

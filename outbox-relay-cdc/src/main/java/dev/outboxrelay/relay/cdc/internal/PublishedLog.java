@@ -1,0 +1,100 @@
+package dev.outboxrelay.relay.cdc.internal;
+
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The acknowledged batches of one relay not yet in its published log table ({@code
+ * <table>_cdc_published}): they go into the table in the transaction that stores the engine's
+ * position ({@link MaskedJdbcOffsetBackingStore}), so a stored position never runs ahead of the log
+ * and a batch costs the stream one commit, not two. Whatever that store did not take (another
+ * offset store, a failed flush) the relay writes itself before it reads the table or stops. The
+ * store finds this by the token in the engine's settings ({@link #TOKEN_PROPERTY}). Thread-safe.
+ */
+public final class PublishedLog implements AutoCloseable {
+  /** The engine setting that names the log to the offset store. */
+  public static final String TOKEN_PROPERTY = "offset.storage.outbox.published.log";
+
+  private static final Map<String, PublishedLog> LOGS = new ConcurrentHashMap<>();
+
+  private final String token = UUID.randomUUID().toString();
+  private final String insert;
+  private final ArrayDeque<byte[]> pending = new ArrayDeque<>();
+
+  /** {@code insert}: the statement that logs one batch, its ids as the one parameter. */
+  public PublishedLog(String insert) {
+    this.insert = insert;
+    LOGS.put(token, this);
+  }
+
+  static PublishedLog of(String token) {
+    return token == null ? null : LOGS.get(token);
+  }
+
+  public String token() {
+    return token;
+  }
+
+  /** A batch's acknowledged ids, to be logged with the next stored position. */
+  public void add(List<UUID> ids) {
+    if (ids.isEmpty()) {
+      return;
+    }
+    ByteBuffer bytes = ByteBuffer.allocate(16 * ids.size());
+    ids.forEach(
+        id -> bytes.putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits()));
+    synchronized (this) {
+      pending.add(bytes.array());
+    }
+  }
+
+  public synchronized boolean isEmpty() {
+    return pending.isEmpty();
+  }
+
+  /**
+   * Logs every pending batch in {@code c}'s transaction, which the caller commits; if it does not,
+   * it calls {@link #giveBack} with what this returned.
+   */
+  public List<byte[]> insertPending(Connection c) throws SQLException {
+    List<byte[]> taken;
+    synchronized (this) {
+      taken = new ArrayList<>(pending);
+      pending.clear();
+    }
+    if (taken.isEmpty()) {
+      return taken;
+    }
+    try (PreparedStatement ps = c.prepareStatement(insert)) {
+      for (byte[] batch : taken) {
+        ps.setBytes(1, batch);
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    } catch (SQLException | RuntimeException e) {
+      giveBack(taken);
+      throw e;
+    }
+    return taken;
+  }
+
+  /** Batches taken by {@link #insertPending} whose transaction did not commit: pending again. */
+  public synchronized void giveBack(List<byte[]> taken) {
+    for (int i = taken.size() - 1; i >= 0; i--) {
+      pending.addFirst(taken.get(i));
+    }
+  }
+
+  @Override
+  public void close() {
+    LOGS.remove(token);
+  }
+}
