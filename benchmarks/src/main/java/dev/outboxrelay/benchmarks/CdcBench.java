@@ -2,6 +2,7 @@ package dev.outboxrelay.benchmarks;
 
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.relay.cdc.CdcRelay;
+import dev.outboxrelay.relay.cdc.CdcSettings;
 import dev.outboxrelay.servers.DatabaseServer;
 import java.time.Duration;
 
@@ -110,6 +111,8 @@ final class CdcBench {
             .source(db.url(), db.server.user(), db.server.password())
             .dataSource(db.ds)
             .publisher(publisher)
+            .batchSize(
+                Integer.getInteger("outbox.bench.cdcBatch", CdcSettings.BATCH_SIZE.defaultValue()))
             .build()
             .start();
     return () -> {

@@ -137,7 +137,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     for (int i = records.size() - 1; i >= 0 && changed < 0; i--) {
       changed = OutboxEvents.sourceMillis(records.get(i).record());
     }
-    retention.streamed(changed);
+    retention.streamed(changed, rows.size());
     for (RecordChangeEvent<SourceRecord> r : records) {
       committer.markProcessed(r);
     }

@@ -18,23 +18,30 @@ import org.slf4j.LoggerFactory;
  * pending to a reader of the table; the relay itself flushes first wherever it reads pending rows
  * (the catch-up fence, a key's drain). Thread-safe: one retention at a time.
  *
- * <p>While the stream is behind (its newest change more than {@link #BEHIND} old, batches still
- * coming: a backlog after downtime, a burst), the retention thread yields to it for up to {@link
- * #MAX_YIELD}: its deletes would take the database's and, on MySQL/MariaDB, the binlog reader's
- * time from the stream (each delete is a row image Debezium reads and skips). So a catch-up runs at
- * the stream's speed and the published rows are deleted behind it; a longer lag is retained as
- * before. What it costs: for that while, published rows stay in the table (the backlog gauge counts
- * them) and a restart or a stop retains them before it goes on ({@link #flush}).
+ * <p>While the stream is behind or busy (its newest change more than {@link #BEHIND} old, or at
+ * least {@link #BUSY_ROWS_PER_SECOND} rows/s, batches still coming: a backlog after downtime, a
+ * burst), the retention thread yields to it for up to {@link #MAX_YIELD}: its deletes would take
+ * the database's and, on MySQL/MariaDB, the binlog reader's time from the stream (each delete is a
+ * row image Debezium reads and skips). So a catch-up runs at the stream's speed and the published
+ * rows are deleted behind it; a longer lag is retained as before (a sustained stream that busy gets
+ * its retention beside it after those 10 s). What it costs: for that while, published rows stay in
+ * the table (the backlog gauge counts them) and a restart or a stop retains them before it goes on
+ * ({@link #flush}).
  */
 final class Retention {
   private static final Logger log = LoggerFactory.getLogger(Retention.class);
   private static final int BATCHES_PER_ROUND = 20;
   static final Duration BEHIND = Duration.ofSeconds(2);
   static final Duration MAX_YIELD = Duration.ofSeconds(10);
+  static final int BUSY_ROWS_PER_SECOND = 5_000;
+  private static final Duration RATE_WINDOW = Duration.ofMillis(500);
 
   // Written by the processor thread, read by the retention thread.
   private volatile long lastBatchNanos;
   private volatile long lagMillis;
+  private volatile double rowsPerSecond;
+  private long windowStart = System.nanoTime(); // processor thread only
+  private long windowRows; // processor thread only
   private long yieldingSince; // retention thread only; 0: not yielding
 
   private final String name;
@@ -50,23 +57,34 @@ final class Retention {
   }
 
   /**
-   * The processor handled a batch whose newest change happened at {@code changeMillis} (the
-   * source's clock; -1 if the batch told none).
+   * The processor handled a batch of {@code rows} outbox rows whose newest change happened at
+   * {@code changeMillis} (the source's clock; -1 if the batch told none). Processor thread.
    */
-  void streamed(long changeMillis) {
+  void streamed(long changeMillis, int rows) {
+    long now = System.nanoTime();
     if (changeMillis >= 0) {
       lagMillis = System.currentTimeMillis() - changeMillis;
-      lastBatchNanos = System.nanoTime();
+      lastBatchNanos = now;
+    }
+    windowRows += rows;
+    if (now - windowStart >= RATE_WINDOW.toNanos()) {
+      rowsPerSecond = windowRows * 1e9 / (now - windowStart);
+      windowStart = now;
+      windowRows = 0;
     }
   }
 
-  /** Whether the stream is behind and has had the right of way for less than MAX_YIELD. */
+  /**
+   * Whether the stream is behind or busy and has had the right of way for less than MAX_YIELD.
+   * Behind: its newest change older than BEHIND (on MySQL/MariaDB the source clock counts whole
+   * seconds). Busy: at least BUSY rows/s over the last window; a burst of writes gets the database
+   * to itself, its retention follows it.
+   */
   private boolean yieldToStream() {
     long now = System.nanoTime();
+    boolean streaming = lastBatchNanos != 0 && now - lastBatchNanos < BEHIND.toNanos();
     boolean behind =
-        lastBatchNanos != 0
-            && lagMillis > BEHIND.toMillis()
-            && now - lastBatchNanos < BEHIND.toNanos();
+        streaming && (lagMillis > BEHIND.toMillis() || rowsPerSecond >= BUSY_ROWS_PER_SECOND);
     if (!behind) {
       yieldingSince = 0;
       return false;
@@ -83,7 +101,7 @@ final class Retention {
       return;
     }
     try {
-      flush();
+      retainLogged(); // not the batches waiting for their position: they go in with it
       if (failingSince != 0) {
         log.info("{} - retention of published rows works again", name);
         failingSince = 0;
@@ -106,6 +124,16 @@ final class Retention {
       if (!published.isEmpty()) {
         store.writeLog(published);
       }
+      retainLogged();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Marks every batch in the log table done. */
+  private void retainLogged() throws SQLException {
+    lock.lock();
+    try {
       while (store.retain(BATCHES_PER_ROUND) == BATCHES_PER_ROUND) {
         // more logged: go on
       }
