@@ -78,8 +78,8 @@ final class OutboxEvents {
   /**
    * A timestamp as Debezium renders it ({@code ZonedTimestamp}: ISO-8601 in UTC, such as {@code
    * 2026-12-03T12:27:33.123456Z}), read without {@link java.time.format.DateTimeFormatter}, which
-   * was most of the relay thread's time per row in a profile (benchmarks/README.md); any other form
-   * through {@link OffsetDateTime#parse}.
+   * was most of the relay thread's time per row in a profile (benchmarks/README.md as of commit
+   * 35a53e7, "CDC relay, step by step"); any other form through {@link OffsetDateTime#parse}.
    */
   static Instant instant(String s) {
     int n = s.length();
