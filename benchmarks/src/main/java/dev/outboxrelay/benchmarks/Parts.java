@@ -168,12 +168,9 @@ final class Parts {
 
   /**
    * Unrecorded drains first: the benchmark JVM's and the broker's JIT compile the hot paths here,
-   * not during the first recorded figure.
-   */
-  /**
-   * Unrecorded drains before the first figure, so that no part pays for the JIT of code another
-   * part runs after it. Both CDC engines run Debezium's connectors: without their own warm-up our
-   * relay, whose parts run first, compiled the connector code the peer then ran warm.
+   * not during the first recorded figure. Both CDC engines run Debezium's connectors: without their
+   * own warm-up our relay, whose parts run first, compiled the connector code the peer then ran
+   * warm.
    */
   private void warmUp(PollingBench polling, CdcBench cdc, int rows) throws Exception {
     RawKafka.run(kafka, rows * 2, p.payloadBytes());

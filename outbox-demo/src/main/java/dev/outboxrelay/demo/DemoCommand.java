@@ -370,11 +370,7 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   private void progress(PrintWriter out, long started, long published) {
-    Histogram last = interval.getIntervalHistogram();
-    latencyMicros.add(last);
-    if (++intervals > WARM_UP_INTERVALS) {
-      warmLatencyMicros.add(last);
-    }
+    Histogram last = takeInterval();
     out.printf(
         "%5.1fs  written %d (rolled back %d)  published %d  consumed %d  duplicates suppressed %d"
             + "  latency (last second) p50 %.1f ms p99 %.1f ms%n",
@@ -389,12 +385,21 @@ public final class DemoCommand implements Callable<Integer> {
     out.flush();
   }
 
-  private int summary(PrintWriter out, HikariDataSource app, long started) throws SQLException {
+  /**
+   * The latencies recorded since the last call, added to the run's and, past the warm-up, to the
+   * warm figure.
+   */
+  private Histogram takeInterval() {
     Histogram last = interval.getIntervalHistogram();
     latencyMicros.add(last);
-    if (intervals >= WARM_UP_INTERVALS) { // this last interval comes after the warm-up
+    if (++intervals > WARM_UP_INTERVALS) {
       warmLatencyMicros.add(last);
     }
+    return last;
+  }
+
+  private int summary(PrintWriter out, HikariDataSource app, long started) throws SQLException {
+    takeInterval();
     long shipped;
     long shippedRolledBack;
     long pending;
