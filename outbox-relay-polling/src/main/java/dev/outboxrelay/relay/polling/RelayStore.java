@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /** The relay's statements against the outbox table; each runs in its own auto-commit unit. */
@@ -128,14 +129,15 @@ final class RelayStore {
 
   /**
    * MySQL/MariaDB: reads which buckets this relay still holds, then marks the rows of those by
-   * primary key, one point statement each, in one transaction (ids sorted, so two relays marking at
-   * once cannot deadlock). Nothing here locks a lease or a row that is not marked, so a mark never
+   * their {@code seq}, one statement ({@link RelaySql#markBySequence}: a unique-index lookup per
+   * row, in ascending {@code seq}, so two relays marking at once lock rows in the same order and
+   * cannot deadlock). Nothing here locks a lease or a row that is not marked, so a mark never
    * queues behind a writer's uncommitted insert and never holds up the lease renewal.
    *
    * <p>The fence read is not a locking read, and need not be. What the fence guarantees: a relay
    * that lost a bucket has its marks of that bucket refused, learns it (onFenced, local leases
    * dropped) and publishes nothing more of it until it holds the lease again. A lock would only add
-   * that no other relay takes the bucket between this read and the commit below; without it, the
+   * that no other relay takes the bucket between this read and the statement below; without it, the
    * new owner may claim a row this mark then deletes. That row was acknowledged by the broker
    * before this mark began (ack before done), so nothing is lost and no later row of its key can
    * overtake it: the new owner sends it again at worst, the duplicate that a lease lost in the
@@ -143,9 +145,21 @@ final class RelayStore {
    */
   private int markHeld(Connection c, List<PendingRow> rows) throws SQLException {
     Set<Integer> held = heldBuckets(c, rows);
-    List<String> ids =
-        rows.stream().filter(r -> held.contains(r.bucket())).map(r -> r.id().toString()).toList();
-    return SqlBatch.eachKeyInOrder(c, sql.markOne(keepRows), ids);
+    List<PendingRow> marked = rows.stream().filter(r -> held.contains(r.bucket())).toList();
+    if (marked.isEmpty()) {
+      return 0;
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql.markBySequence(keepRows))) {
+      ps.setString(
+          1,
+          marked.stream()
+              .mapToLong(PendingRow::sequence)
+              .sorted()
+              .mapToObj(Long::toString)
+              .collect(Collectors.joining(",", "[", "]")));
+      ps.executeUpdate();
+    }
+    return marked.size(); // the rows the fence let through (a row already gone counts as done)
   }
 
   private Set<Integer> heldBuckets(Connection c, List<PendingRow> rows) throws SQLException {

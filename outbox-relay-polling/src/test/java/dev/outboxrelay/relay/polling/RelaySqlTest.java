@@ -36,17 +36,24 @@ class RelaySqlTest {
                 + " \"app\".\"events\".\"bucket\" AND l.owner = ? AND l.expires_at > now()) = 1");
   }
 
-  /** MariaDB: a non-locking read of the leases, then point marks by primary key only. */
+  /**
+   * MariaDB: a non-locking read of the leases, then one mark of the rows by their {@code seq}, the
+   * values' table first ({@code STRAIGHT_JOIN}), so every row is found by a unique-index lookup.
+   */
   @Test
-  void mariaDbMarksOneRowByPrimaryKeyAfterReadingTheLeases() {
+  void mariaDbMarksRowsBySequenceLookupsAfterReadingTheLeases() {
     RelaySql maria = new RelaySql(table, SqlDialect.MARIADB);
     assertThat(maria.heldBuckets(2))
         .isEqualTo(
             "SELECT bucket FROM `app`.`events_lease` WHERE bucket IN (?, ?) AND owner = ?"
                 + " AND expires_at > CURRENT_TIMESTAMP(6)");
-    assertThat(maria.markOne(true))
+    String values = "JSON_TABLE(?, '$[*]' COLUMNS (s BIGINT PATH '$')) AS v STRAIGHT_JOIN";
+    assertThat(maria.markBySequence(true))
         .isEqualTo(
-            "UPDATE `app`.`events` SET `published_at` = CURRENT_TIMESTAMP(6) WHERE `id` = ?");
-    assertThat(maria.markOne(false)).isEqualTo("DELETE FROM `app`.`events` WHERE `id` = ?");
+            "UPDATE "
+                + values
+                + " `app`.`events` o ON o.`seq` = v.s SET o.`published_at` = CURRENT_TIMESTAMP(6)");
+    assertThat(maria.markBySequence(false))
+        .isEqualTo("DELETE o FROM " + values + " `app`.`events` o ON o.`seq` = v.s");
   }
 }
