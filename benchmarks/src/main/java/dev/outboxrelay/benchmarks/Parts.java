@@ -135,7 +135,7 @@ final class Parts {
                   () -> polling.drain(dbs.get("postgresql"), "postgresql", n, batch, 1, true)));
     }
     for (String db : DBS) {
-      for (int inFlight = 1; inFlight <= 3; inFlight++) {
+      for (int inFlight = 1; inFlight <= 4; inFlight++) {
         int f = inFlight;
         part(
             "inflight",

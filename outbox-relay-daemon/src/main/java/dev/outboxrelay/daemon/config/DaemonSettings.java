@@ -101,7 +101,7 @@ public final class DaemonSettings {
 
   /** {@code relays[].database.pool-size}: HikariCP's maximum pool size; cdc: 3. */
   public static final Setting<Integer> POOL_SIZE =
-      Setting.integer("pool-size", 4, 1, 100, "HikariCP maximum pool size");
+      Setting.integer("pool-size", 5, 1, 100, "HikariCP maximum pool size");
 
   /** {@code relays[].reconcile.enabled}: run the reconciliation loop in {@code run}. */
   public static final Setting<Boolean> RECONCILE_ENABLED =

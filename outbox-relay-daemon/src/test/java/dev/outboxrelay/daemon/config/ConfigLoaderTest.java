@@ -38,7 +38,7 @@ class ConfigLoaderTest {
     assertThat(r.listenNotify()).isTrue();
     assertThat(r.strictOrder()).isFalse();
     assertThat(r.keepPublishedFor()).isEmpty();
-    assertThat(r.database().poolSize()).isEqualTo(4);
+    assertThat(r.database().poolSize()).isEqualTo(5);
     assertThat(r.publisher().settings()).containsEntry("bootstrap.servers", "127.0.0.1:9092");
   }
 

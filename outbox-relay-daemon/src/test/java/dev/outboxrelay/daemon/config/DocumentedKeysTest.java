@@ -56,7 +56,7 @@ class DocumentedKeysTest {
           Map.entry("relays[].table", "events"),
           Map.entry("relays[].create-schema", "true"),
           Map.entry("relays[].batch-size", "100"),
-          Map.entry("relays[].in-flight-batches", "3"),
+          Map.entry("relays[].in-flight-batches", "4"),
           Map.entry("relays[].poll-interval", "1s"),
           Map.entry("relays[].lease-duration", "5s"),
           Map.entry("relays[].strict-order", "true"),

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Publishes a claimed batch and applies the outcome per key: the acknowledged prefix is marked
  * done; at a key's first failure the key stops (backs off, or is parked if the failure can never
- * succeed). Worker thread only.
+ * succeed). {@link #send} runs on the worker thread, {@link #finish} on its {@code -apply} thread.
  */
 final class BatchPublisher {
   private static final Logger log = LoggerFactory.getLogger(BatchPublisher.class);

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Per-key retry state: exponential backoff with jitter, bounded. Worker thread only, except {@link
- * #size()}.
+ * Per-key retry state: exponential backoff with jitter, bounded. Thread-safe: the worker reads it
+ * for each claim while its {@code -apply} thread records outcomes.
  */
 final class KeyBackoff {
   private record State(int attempts, long dueNanos) {}
@@ -22,7 +22,7 @@ final class KeyBackoff {
   }
 
   /** Records a failure; returns the attempt number and sets the key's next attempt time. */
-  int failed(String key) {
+  synchronized int failed(String key) {
     State s = keys.get(key);
     int attempts = s == null ? 1 : s.attempts + 1;
     keys.put(key, new State(attempts, System.nanoTime() + delay(attempts).toNanos()));
@@ -34,14 +34,14 @@ final class KeyBackoff {
     return Duration.ofMillis(interval.apply(attempts));
   }
 
-  void succeeded(String key) {
+  synchronized void succeeded(String key) {
     if (keys.remove(key) != null) {
       size = keys.size();
     }
   }
 
   /** Keys that must not be tried yet, at most {@code limit} of them. */
-  List<String> waiting(int limit) {
+  synchronized List<String> waiting(int limit) {
     long now = System.nanoTime();
     return keys.entrySet().stream()
         .filter(e -> e.getValue().dueNanos - now > 0)
@@ -51,7 +51,7 @@ final class KeyBackoff {
   }
 
   /** Nanoseconds until the next waiting key is due, or {@code Long.MAX_VALUE}. */
-  long nanosUntilNextDue() {
+  synchronized long nanosUntilNextDue() {
     long now = System.nanoTime();
     return keys.values().stream()
         .mapToLong(s -> s.dueNanos - now)
@@ -60,7 +60,7 @@ final class KeyBackoff {
         .orElse(Long.MAX_VALUE);
   }
 
-  void clear() {
+  synchronized void clear() {
     keys.clear();
     size = 0;
   }

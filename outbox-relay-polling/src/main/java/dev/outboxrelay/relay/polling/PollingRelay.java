@@ -79,7 +79,8 @@ public final class PollingRelay implements Relay {
             config.dataSource(), sql, owner, config.retention().keepsRows(), config.strictOrder());
     Waker waker = new Waker();
     batches = new BatchPublisher(config, store);
-    worker = new RelayWorker(config, leases, store, batches, waker, sql.state);
+    worker =
+        new RelayWorker(config, leases, store, batches, waker, sql.state, r -> daemon(r, "-apply"));
     log.info("{} - starting as {} on {} table {}", config.name(), owner, dialect, config.table());
     if (config.listenNotify() && dialect == SqlDialect.POSTGRESQL && pgjdbcPresent()) {
       notifyListener =

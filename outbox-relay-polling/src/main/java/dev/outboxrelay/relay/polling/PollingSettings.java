@@ -24,7 +24,7 @@ public final class PollingSettings {
   /** Batches awaiting acknowledgements at once; 1 is the sequential loop. */
   public static final Setting<Integer> IN_FLIGHT_BATCHES =
       Setting.integer(
-          "in-flight-batches", 2, 1, 8, "batches awaiting acknowledgements at once (1 sequential)");
+          "in-flight-batches", 3, 1, 8, "batches awaiting acknowledgements at once (1 sequential)");
 
   /** Idle wait between claims; with NOTIFY only the backstop. */
   public static final Setting<Duration> POLL_INTERVAL =

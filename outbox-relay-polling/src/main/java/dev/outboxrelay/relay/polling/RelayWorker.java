@@ -8,8 +8,14 @@ import io.github.resilience4j.core.IntervalFunction;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,10 +31,17 @@ import org.slf4j.LoggerFactory;
  * always falls in one bucket, so no key is ever in two batches at once and per-key order is exactly
  * as with one batch at a time. When a round of lanes returns no full batch, the relay applies every
  * batch in flight and goes back to single claims; it does so as well before it sleeps, rebalances
- * its leases or stops. With a dead-letter topic, the relay's {@code -dead-letter} thread copies
- * parked keys' messages there through {@link #sweepDeadLetters} ({@link DeadLetterSweep},
- * outbox-relay-state), for the buckets held at the time (parked keys are never claimed, so a copy
- * cannot overtake a batch in flight).
+ * its leases or stops.
+ *
+ * <p>A sent batch is applied (its acknowledgements awaited, then marked, backed off, parked) on the
+ * relay's {@code -apply} thread, one batch at a time in the order they were sent, so the mark of
+ * one lane's batch runs on the database while this thread claims the next lane: the claim and the
+ * mark, each a round trip and a commit, overlap instead of following each other. This thread waits
+ * for a lane's batch to be applied before it claims that lane again, so the rule above holds as it
+ * did when this thread applied batches itself. With a dead-letter topic, the relay's {@code
+ * -dead-letter} thread copies parked keys' messages there through {@link #sweepDeadLetters} ({@link
+ * DeadLetterSweep}, outbox-relay-state), for the buckets held at the time (parked keys are never
+ * claimed, so a copy cannot overtake a batch in flight).
  */
 final class RelayWorker implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(RelayWorker.class);
@@ -47,8 +60,11 @@ final class RelayWorker implements Runnable {
   private volatile String failure; // the last pass failed with this; null once a pass succeeds
   private int outageAttempts;
 
-  /** Per lane, its batch in flight (null if none). */
-  private final BatchPublisher.InFlight[] inFlight;
+  /** Per lane, its batch in flight being applied on {@link #applier} (null if none). */
+  private final List<Future<BatchPublisher.Outcome>> inFlight;
+
+  /** Applies sent batches, one at a time, in the order sent (the {@code -apply} thread). */
+  private final ExecutorService applier;
 
   /** Lanes in use: 1 (every bucket in one claim) unless draining a backlog. */
   private int active = 1;
@@ -67,7 +83,8 @@ final class RelayWorker implements Runnable {
       RelayStore store,
       BatchPublisher batches,
       Waker waker,
-      StateSql state) {
+      StateSql state,
+      ThreadFactory applyThread) {
     this.config = config;
     this.leases = leases;
     this.store = store;
@@ -91,8 +108,9 @@ final class RelayWorker implements Runnable {
                         state))
             .orElse(null);
     // Strict order publishes one sequence prefix at a time: one lane.
-    this.inFlight =
-        new BatchPublisher.InFlight[config.strictOrder() ? 1 : config.inFlightBatches()];
+    int lanes = config.strictOrder() ? 1 : config.inFlightBatches();
+    this.inFlight = new ArrayList<>(Collections.nCopies(lanes, null));
+    this.applier = Executors.newSingleThreadExecutor(applyThread);
   }
 
   @Override
@@ -101,7 +119,7 @@ final class RelayWorker implements Runnable {
         "{} - started ({} rows per batch, up to {} in flight, retention: {})",
         config.name(),
         config.batchSize(),
-        inFlight.length,
+        inFlight.size(),
         config.retention());
     while (running) {
       try {
@@ -122,6 +140,9 @@ final class RelayWorker implements Runnable {
     if (!aborted) {
       finishQuietly();
       batches.releaseAll(leases);
+      applier.shutdown();
+    } else {
+      applier.shutdownNow(); // as a killed process: a batch being applied may or may not be marked
     }
   }
 
@@ -185,15 +206,16 @@ final class RelayWorker implements Runnable {
         buckets.isEmpty()
             ? List.of()
             : store.claim(buckets, batches.waitingKeys(MAX_EXCLUDED_KEYS), config.batchSize());
-    inFlight[lane] = rows.isEmpty() ? null : batches.send(rows, leases);
+    BatchPublisher.InFlight sent = rows.isEmpty() ? null : batches.send(rows, leases);
+    inFlight.set(lane, sent == null ? null : applier.submit(() -> batches.finish(sent, leases)));
     boolean full = rows.size() == config.batchSize();
     shortClaims = full ? 0 : shortClaims + 1;
-    if (!rows.isEmpty() && inFlight[lane] == null) {
+    if (!rows.isEmpty() && sent == null) {
       outageAttempts = 0; // only parked rows, or leases about to expire: progress of a kind
     }
-    if (active == 1 && full && inFlight.length > 1) {
+    if (active == 1 && full && inFlight.size() > 1) {
       outage = finish(0); // a backlog: from now on claim lane by lane
-      active = inFlight.length;
+      active = inFlight.size();
       nextLane = 0;
       shortClaims = 0;
       return outage == null ? Duration.ZERO : outage;
@@ -222,7 +244,7 @@ final class RelayWorker implements Runnable {
   private Duration finishAll() throws SQLException, InterruptedException {
     BatchPublisher.Outcome combined = null;
     SQLException failed = null;
-    for (int lane = 0; lane < inFlight.length; lane++) {
+    for (int lane = 0; lane < inFlight.size(); lane++) {
       try { // every lane is applied (or dropped, to be claimed again) even if one fails
         BatchPublisher.Outcome outcome = apply(lane);
         if (combined != BatchPublisher.Outcome.PROGRESS && outcome != null) {
@@ -243,14 +265,30 @@ final class RelayWorker implements Runnable {
     return outcome(apply(lane));
   }
 
-  /** Null if the lane has nothing in flight. */
+  /** Waits for the lane's batch in flight to be applied; null if it has none. */
   private BatchPublisher.Outcome apply(int lane) throws SQLException, InterruptedException {
-    BatchPublisher.InFlight sent = inFlight[lane];
-    if (sent == null) {
+    Future<BatchPublisher.Outcome> applying = inFlight.get(lane);
+    if (applying == null) {
       return null;
     }
-    inFlight[lane] = null; // applied at most once, even if applying fails
-    return batches.finish(sent, leases);
+    try {
+      BatchPublisher.Outcome outcome = applying.get();
+      inFlight.set(lane, null);
+      return outcome;
+    } catch (ExecutionException e) {
+      inFlight.set(lane, null); // applied at most once, even if applying failed
+      Throwable cause = e.getCause();
+      if (cause instanceof SQLException sql) {
+        throw sql;
+      }
+      if (cause instanceof InterruptedException interrupted) {
+        throw interrupted;
+      }
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException(cause);
+    }
   }
 
   /**
