@@ -17,7 +17,8 @@ public final class OutboxMessageBuilder {
   private static final Pattern TRACEPARENT =
       Pattern.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
 
-  UUID id = MessageIds.next();
+  UUID id;
+  private boolean idGiven; // else build() draws one: rows a relay reads always give theirs
   String aggregateType;
   String aggregateId;
   String type;
@@ -30,7 +31,7 @@ public final class OutboxMessageBuilder {
   OutboxMessageBuilder() {}
 
   OutboxMessageBuilder(OutboxMessage m) {
-    id = m.id();
+    id(m.id());
     aggregateType = m.aggregateType();
     aggregateId = m.aggregateId();
     type = m.type();
@@ -47,6 +48,7 @@ public final class OutboxMessageBuilder {
    */
   public OutboxMessageBuilder id(UUID id) {
     this.id = id;
+    this.idGiven = true;
     return this;
   }
 
@@ -129,6 +131,9 @@ public final class OutboxMessageBuilder {
    * @throws InvalidMessageException naming the first invalid field
    */
   public OutboxMessage build() {
+    if (!idGiven) {
+      id(MessageIds.next());
+    }
     if (id == null) {
       throw new InvalidMessageException("id", "must not be null");
     }
