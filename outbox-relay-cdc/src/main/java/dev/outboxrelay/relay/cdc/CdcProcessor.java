@@ -263,6 +263,30 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     }
   }
 
+  /**
+   * Drains the keys whose backoff is over, if any may be: checked every 20 ms, so a key is retried
+   * about when its backoff ends, not at the next 200 ms {@link #maintain} (which rounded a 100 ms
+   * backoff up to as much as 300 ms, and made a short first backoff look as long as a later one).
+   */
+  void drainDue() throws InterruptedException {
+    if (!holds.mayBeDue()) {
+      return;
+    }
+    lock.lockInterruptibly();
+    try {
+      if (catchUp != null) {
+        return;
+      }
+      for (String key : holds.due()) {
+        drain(key);
+      }
+    } catch (SQLException e) {
+      log.warn("{} - retrying a key failed, retrying: {}", config.name(), e.getMessage());
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Catches up pending rows and drains released keys; run at start and periodically. */
   void maintain() throws InterruptedException {
     lock.lockInterruptibly();

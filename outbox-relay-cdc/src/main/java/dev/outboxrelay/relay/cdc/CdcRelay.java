@@ -180,6 +180,7 @@ public final class CdcRelay implements Relay {
     startEngine();
     maintenance = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "-maintenance"));
     maintenance.scheduleWithFixedDelay(this::maintain, 200, 200, TimeUnit.MILLISECONDS);
+    maintenance.scheduleWithFixedDelay(this::drainDue, 20, 20, TimeUnit.MILLISECONDS);
     retention = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "-retention"));
     retention.scheduleWithFixedDelay(processor.retention()::run, 50, 50, TimeUnit.MILLISECONDS);
     startDeadLetters();
@@ -343,6 +344,16 @@ public final class CdcRelay implements Relay {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       log.warn("{} - maintenance: {}", config.name(), e.toString());
+    }
+  }
+
+  private void drainDue() {
+    try {
+      processor.drainDue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      log.warn("{} - retrying held keys: {}", config.name(), e.toString());
     }
   }
 

@@ -24,6 +24,7 @@ final class KeyHolds {
   private String draining;
   private volatile int retrying;
   private volatile int parkedCount;
+  private volatile long nextDueNanos = Long.MAX_VALUE; // a hint for the relay's 20 ms check
 
   KeyHolds(IntervalFunction interval) {
     this.interval = interval;
@@ -47,7 +48,11 @@ final class KeyHolds {
     Backoff b = blocked.get(key);
     int attempts = b == null ? 1 : b.attempts + 1;
     Duration delay = Duration.ofMillis(interval.apply(attempts));
-    blocked.put(key, new Backoff(attempts, System.nanoTime() + delay.toNanos()));
+    long due = System.nanoTime() + delay.toNanos();
+    blocked.put(key, new Backoff(attempts, due));
+    if (nextDueNanos == Long.MAX_VALUE || due - nextDueNanos < 0) {
+      nextDueNanos = due;
+    }
     counted();
     if (key.equals(draining)) {
       draining = null;
@@ -80,13 +85,26 @@ final class KeyHolds {
   /** Keys to drain now: released from parking, or whose backoff is over. */
   List<String> due() {
     long now = System.nanoTime();
-    blocked.forEach(
-        (k, b) -> {
-          if (now - b.dueNanos >= 0) {
-            toDrain.add(k);
-          }
-        });
+    long next = Long.MAX_VALUE;
+    for (Map.Entry<String, Backoff> e : blocked.entrySet()) {
+      long dueNanos = e.getValue().dueNanos;
+      if (now - dueNanos >= 0) {
+        toDrain.add(e.getKey());
+      } else if (next == Long.MAX_VALUE || dueNanos - next < 0) {
+        next = dueNanos;
+      }
+    }
+    nextDueNanos = next;
     return List.copyOf(toDrain);
+  }
+
+  /**
+   * Whether a blocked key's backoff may be over, so that {@link #due()} is worth a call; any
+   * thread, without the processor's lock.
+   */
+  boolean mayBeDue() {
+    long next = nextDueNanos;
+    return next != Long.MAX_VALUE && System.nanoTime() - next >= 0;
   }
 
   /** The key was drained completely: it flows with the stream again. */
