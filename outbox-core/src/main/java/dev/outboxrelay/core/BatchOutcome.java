@@ -20,11 +20,17 @@ public record BatchOutcome(
     List<PublishResult> transientFailures,
     List<PublishResult> rejected) {
 
-  /** Publishes and waits; a timeout or a failed stage counts as a transient failure of all. */
+  /**
+   * Publishes and waits ({@link Publisher#sendBuffered} first: nothing waits out a linger); a
+   * timeout or a failed stage counts as a transient failure of all.
+   */
   public static List<PublishResult> publish(
       Publisher publisher, List<OutboxMessage> messages, Duration timeout)
       throws InterruptedException {
-    return await(publisher.publish(messages), messages, System.nanoTime() + timeout.toNanos());
+    long deadline = System.nanoTime() + timeout.toNanos();
+    CompletionStage<List<PublishResult>> publishing = publisher.publish(messages);
+    publisher.sendBuffered();
+    return await(publishing, messages, deadline);
   }
 
   /**

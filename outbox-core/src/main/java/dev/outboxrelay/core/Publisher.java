@@ -30,6 +30,15 @@ public interface Publisher extends AutoCloseable {
   CompletionStage<List<PublishResult>> publish(List<OutboxMessage> batch);
 
   /**
+   * Tells the publisher that its caller now waits for everything it published: what the client
+   * still buffers to fill a larger request (Kafka's {@code linger.ms}) should go out now. Returns
+   * at once; the results still arrive through the stages {@link #publish} returned. The CDC relay
+   * calls it after each batch it then waits for. The default does nothing (a client that sends each
+   * message at once).
+   */
+  default void sendBuffered() {}
+
+  /**
    * Publishes copies to one fixed topic, the relay's dead-letter topic, under the same contract as
    * {@link #publish} (key, headers, order, typed failures) but ignoring the topic template. The
    * default fails every message non-retriably: a publisher that does not override it cannot

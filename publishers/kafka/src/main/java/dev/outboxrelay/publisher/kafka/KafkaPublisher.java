@@ -16,6 +16,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -36,6 +39,8 @@ public final class KafkaPublisher implements Publisher {
   private final TopicTemplate topics;
   private Producer<byte[], byte[]> producer;
   private boolean closed;
+  private ExecutorService flusher; // created at the first sendBuffered()
+  private final AtomicBoolean flushQueued = new AtomicBoolean();
 
   KafkaPublisher(Supplier<Producer<byte[], byte[]>> producers, TopicTemplate topics) {
     this.producers = producers;
@@ -90,6 +95,48 @@ public final class KafkaPublisher implements Publisher {
   @Override
   public CompletionStage<List<PublishResult>> publishTo(String topic, List<OutboxMessage> batch) {
     return publish(batch, TopicTemplate.of(topic), false);
+  }
+
+  /**
+   * Has the producer send its buffered records now instead of after {@code linger.ms}: {@code
+   * producer.flush()} on a thread of this publisher's, so the caller's own wait (bounded by its
+   * publish timeout) is not replaced by {@code flush()}'s, which is bounded only by {@code
+   * delivery.timeout.ms}. Requests that come while one flush is queued are one. While a flush runs,
+   * every record sent meanwhile is sent at once too.
+   */
+  @Override
+  public void sendBuffered() {
+    Producer<byte[], byte[]> p = producer();
+    if (p == null || !flushQueued.compareAndSet(false, true)) {
+      return;
+    }
+    ExecutorService f;
+    synchronized (this) {
+      if (closed) {
+        flushQueued.set(false);
+        return;
+      }
+      if (flusher == null) {
+        flusher =
+            Executors.newSingleThreadExecutor(
+                r -> {
+                  Thread t = new Thread(r, "outbox-kafka-flush");
+                  t.setDaemon(true);
+                  return t;
+                });
+      }
+      f = flusher;
+    }
+    f.execute(
+        () -> {
+          flushQueued.set(false);
+          try {
+            p.flush();
+          } catch (RuntimeException e) {
+            // closed, abandoned or interrupted: each record's outcome reaches its own callback
+            log.debug("flush ended early: {}", e.toString());
+          }
+        });
   }
 
   /** Kafka's own rule for topic names (legal characters, length, not "." or ".."). */
@@ -149,8 +196,7 @@ public final class KafkaPublisher implements Publisher {
           PublishResult.failed(m, new RetriablePublishException("the publisher is closed", null)));
       return result;
     }
-    java.util.concurrent.atomic.AtomicBoolean sending =
-        new java.util.concurrent.atomic.AtomicBoolean(true);
+    AtomicBoolean sending = new AtomicBoolean(true);
     try {
       p.send(
           record(m, topics),
@@ -207,13 +253,18 @@ public final class KafkaPublisher implements Publisher {
   @Override
   public void close() {
     Producer<byte[], byte[]> p;
+    ExecutorService f;
     synchronized (this) {
       closed = true;
       p = producer;
       producer = null;
+      f = flusher;
     }
     if (p != null) {
-      p.close();
+      p.close(); // completes what is in flight, so a running flush() returns
+    }
+    if (f != null) {
+      f.shutdownNow();
     }
   }
 }
