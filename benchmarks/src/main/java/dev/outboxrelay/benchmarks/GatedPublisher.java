@@ -40,6 +40,13 @@ final class GatedPublisher implements Publisher {
   }
 
   @Override
+  public void sendBuffered() {
+    if (delegate != null) {
+      delegate.sendBuffered();
+    }
+  }
+
+  @Override
   public void close() {
     open();
     if (delegate != null) {

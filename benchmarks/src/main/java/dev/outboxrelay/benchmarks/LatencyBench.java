@@ -84,6 +84,11 @@ final class LatencyBench {
           }
 
           @Override
+          public void sendBuffered() {
+            kafkaPublisher.sendBuffered();
+          }
+
+          @Override
           public void close() {
             kafkaPublisher.close();
           }

@@ -36,6 +36,11 @@ public final class SlowAcks implements Publisher {
   }
 
   @Override
+  public void sendBuffered() {
+    publisher.sendBuffered();
+  }
+
+  @Override
   public void close() {
     publisher.close();
   }

@@ -77,6 +77,11 @@ public final class FaultyPublisher implements Publisher {
   }
 
   @Override
+  public void sendBuffered() {
+    delegate.sendBuffered();
+  }
+
+  @Override
   public java.util.Optional<String> topicOf(OutboxMessage message) {
     return delegate.topicOf(message);
   }

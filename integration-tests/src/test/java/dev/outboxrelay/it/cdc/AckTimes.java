@@ -37,6 +37,11 @@ final class AckTimes implements Publisher {
             });
   }
 
+  @Override
+  public void sendBuffered() {
+    publisher.sendBuffered();
+  }
+
   /** Waits at most {@code max} until every one of these messages was acknowledged. */
   boolean awaitAll(Collection<UUID> ids, Duration max) {
     try {
