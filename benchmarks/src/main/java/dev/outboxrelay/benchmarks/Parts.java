@@ -71,24 +71,41 @@ final class Parts {
                   "1 relay, batch " + drainBatch + ", to Kafka, default batches in flight",
                   () -> polling.drain(dbs.get(db), db, n, drainBatch, 1, true)));
     }
+    // With both engines selected, their runs alternate (see alternating); the part is "cdc".
+    boolean bothCdc = p.runs("cdc") && p.runs("debezium");
     for (String db : DBS) {
-      part(
-          "cdc",
-          () ->
-              cdcFigures(
-                  cdc,
-                  "drain.cdc." + db,
-                  "CDC relay drain, " + db,
-                  "backlog written while stopped",
-                  () -> cdc.ours(dbs.get(db), db, n)));
-      part(
-          "cdc",
-          () ->
-              cdcLiveFigures(
-                  cdc,
-                  "drain.cdc." + db,
-                  "CDC relay drain, " + db,
-                  () -> cdc.oursLive(dbs.get(db), db, n)));
+      String ours = "CDC relay drain, " + db;
+      String peer = "peer Debezium 3.5 embedded + Outbox Event Router, " + db;
+      String peerNote =
+          "backlog written while stopped; batch acked before commit; rows not deleted";
+      CdcRuns oursBacklog =
+          new CdcRuns(
+              "drain.cdc." + db,
+              ours,
+              "backlog written while stopped",
+              false,
+              () -> cdc.ours(dbs.get(db), db, n));
+      CdcRuns oursLive =
+          new CdcRuns("drain.cdc." + db, ours, "", true, () -> cdc.oursLive(dbs.get(db), db, n));
+      CdcRuns peerBacklog =
+          new CdcRuns(
+              "drain.debezium." + db,
+              peer,
+              peerNote,
+              false,
+              () -> cdc.debezium(dbs.get(db), db, n));
+      CdcRuns peerLive =
+          new CdcRuns(
+              "drain.debezium." + db, peer, "", true, () -> cdc.debeziumLive(dbs.get(db), db, n));
+      if (bothCdc) {
+        part("cdc", () -> alternating(cdc, oursBacklog, peerBacklog));
+        part("cdc", () -> alternating(cdc, oursLive, peerLive));
+      } else {
+        part("cdc", () -> cdcFigures(cdc, oursBacklog));
+        part("cdc", () -> cdcFigures(cdc, oursLive));
+        part("debezium", () -> cdcFigures(cdc, peerBacklog));
+        part("debezium", () -> cdcFigures(cdc, peerLive));
+      }
     }
     GruelboxPeer gruelbox = new GruelboxPeer(kafka, size);
     for (String db : DBS) {
@@ -103,25 +120,6 @@ final class Parts {
                       + GruelboxPeer.THREADS
                       + "-thread executor, send awaited per entry",
                   () -> gruelbox.drain(dbs.get(db), db, n)));
-    }
-    for (String db : DBS) {
-      part(
-          "debezium",
-          () ->
-              cdcFigures(
-                  cdc,
-                  "drain.debezium." + db,
-                  "peer Debezium 3.5 embedded + Outbox Event Router, " + db,
-                  "backlog written while stopped; batch acked before commit; rows not deleted",
-                  () -> cdc.debezium(dbs.get(db), db, n)));
-      part(
-          "debezium",
-          () ->
-              cdcLiveFigures(
-                  cdc,
-                  "drain.debezium." + db,
-                  "peer Debezium 3.5 embedded + Outbox Event Router, " + db,
-                  () -> cdc.debeziumLive(dbs.get(db), db, n)));
     }
     for (int batch : new int[] {100, 500, 2000}) {
       part(
@@ -375,70 +373,107 @@ final class Parts {
   }
 
   /**
-   * A CDC drain as two figures: first to last message ({@code id}, start-up excluded), and engine
-   * start to last message ({@code id.from-start}), which also counts what an engine does before its
-   * first message (reading the stream, a catch-up).
+   * The samples of one CDC figure, run by run. A backlog drain ({@code live} false) makes two
+   * figures: first to last message ({@code id}, start-up excluded), and engine start to last
+   * message ({@code id.from-start}), which also counts what an engine does before its first message
+   * (reading the stream, a catch-up). A live drain ({@code id.live}) runs from the first write to
+   * the last message, with the writer's own rate ({@code id.live.write}) and the last message's
+   * delay after the last commit ({@code id.live.tail}).
    */
-  private void cdcFigures(CdcBench cdc, String id, String label, String note, Once once)
-      throws Exception {
-    List<Double> samples = new ArrayList<>();
-    List<Double> fromStart = new ArrayList<>();
-    for (int r = 0; r < p.runs(); r++) {
-      samples.add(once.run());
-      fromStart.add(cdc.lastFromStart);
-      System.out.printf(
-          "  %s run %d: %.1f msg/s, %.1f msg/s from the engine's start%n",
-          id, r + 1, samples.get(r), fromStart.get(r));
+  private final class CdcRuns {
+    final String id;
+    final String label;
+    final String note;
+    final boolean live;
+    final Once once;
+    final List<Double> samples = new ArrayList<>();
+    final List<Double> second = new ArrayList<>(); // from-start, or the writer's rate
+    final List<Double> tail = new ArrayList<>();
+
+    CdcRuns(String id, String label, String note, boolean live, Once once) {
+      this.id = id;
+      this.label = label;
+      this.note = note;
+      this.live = live;
+      this.once = once;
     }
-    report.add(
-        new Figure(
-            id, label, "msg/s", samples, note + "; first to last message (start-up excluded)"));
-    report.add(
-        new Figure(
-            id + ".from-start",
-            label + ", from the engine's start",
-            "msg/s",
-            fromStart,
-            note + "; engine start to last message"));
+
+    void run(CdcBench cdc) throws Exception {
+      samples.add(once.run());
+      int r = samples.size();
+      if (live) {
+        second.add(cdc.lastWriteRate);
+        tail.add((double) cdc.lastTailMillis);
+        System.out.printf(
+            "  %s.live run %d: %.1f msg/s, writer %.1f rows/s, last message %d ms after the last"
+                + " commit%n",
+            id, r, samples.get(r - 1), second.get(r - 1), cdc.lastTailMillis);
+      } else {
+        second.add(cdc.lastFromStart);
+        System.out.printf(
+            "  %s run %d: %.1f msg/s, %.1f msg/s from the engine's start%n",
+            id, r, samples.get(r - 1), second.get(r - 1));
+      }
+    }
+
+    void report() {
+      if (!live) {
+        report.add(
+            new Figure(
+                id, label, "msg/s", samples, note + "; first to last message (start-up excluded)"));
+        report.add(
+            new Figure(
+                id + ".from-start",
+                label + ", from the engine's start",
+                "msg/s",
+                second,
+                note + "; engine start to last message"));
+        return;
+      }
+      String how =
+          "written while it streams, one writer, "
+              + CdcBench.LIVE_ROWS_PER_TX
+              + " rows per transaction";
+      report.add(
+          new Figure(
+              id + ".live",
+              label + ", live stream",
+              "msg/s",
+              samples,
+              how + "; first write to last message"));
+      report.add(
+          new Figure(
+              id + ".live.write", label + ", live stream: the writer", "rows/s", second, how));
+      report.add(
+          new Figure(
+              id + ".live.tail",
+              label + ", live stream: last message after the last commit",
+              "ms",
+              tail,
+              how));
+    }
+  }
+
+  /** Every run of one CDC figure in turn. */
+  private void cdcFigures(CdcBench cdc, CdcRuns figure) throws Exception {
+    for (int r = 0; r < p.runs(); r++) {
+      figure.run(cdc);
+    }
+    figure.report();
   }
 
   /**
-   * A CDC drain of rows written while the engine streams ({@code id.live}): first write to last
-   * message, with the writer's own rate ({@code id.live.write}) and the last message's delay after
-   * the last commit ({@code id.live.tail}).
+   * Our relay's and the peer's runs of the same figure alternate (ours, the peer's, ours, ...):
+   * neither engine runs every time in the other's wake (the JIT still compiling code they share,
+   * the servers' background work after a drain), which favoured whichever ran second.
    */
-  private void cdcLiveFigures(CdcBench cdc, String id, String label, Once once) throws Exception {
-    List<Double> samples = new ArrayList<>();
-    List<Double> write = new ArrayList<>();
-    List<Double> tail = new ArrayList<>();
+  private void alternating(CdcBench cdc, CdcRuns ours, CdcRuns peer) throws Exception {
     for (int r = 0; r < p.runs(); r++) {
-      samples.add(once.run());
-      write.add(cdc.lastWriteRate);
-      tail.add((double) cdc.lastTailMillis);
-      System.out.printf(
-          "  %s.live run %d: %.1f msg/s, writer %.1f rows/s, last message %d ms after the last commit%n",
-          id, r + 1, samples.get(r), write.get(r), cdc.lastTailMillis);
+      ours.run(cdc);
+      peer.run(cdc);
     }
-    String how =
-        "written while it streams, one writer, "
-            + CdcBench.LIVE_ROWS_PER_TX
-            + " rows per transaction";
-    report.add(
-        new Figure(
-            id + ".live",
-            label + ", live stream",
-            "msg/s",
-            samples,
-            how + "; first write to last message"));
-    report.add(
-        new Figure(id + ".live.write", label + ", live stream: the writer", "rows/s", write, how));
-    report.add(
-        new Figure(
-            id + ".live.tail",
-            label + ", live stream: last message after the last commit",
-            "ms",
-            tail,
-            how));
+    ours.report();
+    peer.report();
   }
 
   private void figure(String id, String label, String unit, String note, Once once)
