@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Producer;
@@ -106,16 +107,18 @@ public final class KafkaPublisher implements Publisher {
    */
   @Override
   public void sendBuffered() {
-    Producer<byte[], byte[]> p = producer();
-    if (p == null || !flushQueued.compareAndSet(false, true)) {
+    if (!flushQueued.compareAndSet(false, true)) {
       return;
     }
+    Producer<byte[], byte[]> p;
     ExecutorService f;
     synchronized (this) {
-      if (closed) {
+      // Closed, or abandoned with no successor yet: nothing is buffered (and none is made here).
+      if (closed || producer == null) {
         flushQueued.set(false);
         return;
       }
+      p = producer;
       if (flusher == null) {
         flusher =
             Executors.newSingleThreadExecutor(
@@ -127,16 +130,20 @@ public final class KafkaPublisher implements Publisher {
       }
       f = flusher;
     }
-    f.execute(
-        () -> {
-          flushQueued.set(false);
-          try {
-            p.flush();
-          } catch (RuntimeException e) {
-            // closed, abandoned or interrupted: each record's outcome reaches its own callback
-            log.debug("flush ended early: {}", e.toString());
-          }
-        });
+    try {
+      f.execute(
+          () -> {
+            flushQueued.set(false);
+            try {
+              p.flush();
+            } catch (RuntimeException e) {
+              // closed, abandoned or interrupted: each record's outcome reaches its own callback
+              log.debug("flush ended early: {}", e.toString());
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      flushQueued.set(false); // close() shut the flusher down in between: nothing left to send
+    }
   }
 
   /** Kafka's own rule for topic names (legal characters, length, not "." or ".."). */

@@ -1,12 +1,14 @@
 package dev.outboxrelay.publisher.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishResult;
 import dev.outboxrelay.core.TopicTemplate;
 import dev.outboxrelay.testing.KafkaExtension;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -50,8 +52,11 @@ class KafkaSendBufferedIT {
     try (KafkaPublisher publisher = lingering("send-buffered-" + UUID.randomUUID())) {
       CompletableFuture<List<PublishResult>> held =
           publisher.publish(messages(5)).toCompletableFuture();
-      Thread.sleep(1_000);
-      assertThat(held).as("held back by linger.ms, so the test can tell").isNotDone();
+      // Held back by linger.ms for a whole second, so the test can tell.
+      await()
+          .during(Duration.ofSeconds(1))
+          .atMost(Duration.ofSeconds(3))
+          .until(() -> !held.isDone());
 
       publisher.sendBuffered();
       List<PublishResult> results = held.get(30, TimeUnit.SECONDS);
@@ -74,11 +79,9 @@ class KafkaSendBufferedIT {
     publisher.close();
     assertThat(held.get(30, TimeUnit.SECONDS)).hasSize(2);
     publisher.sendBuffered(); // after close: nothing to send, no new thread
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (flusherAlive() && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
-    assertThat(flusherAlive()).as("outbox-kafka-flush thread after close").isFalse();
+    await("outbox-kafka-flush thread ended after close")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> !flusherAlive());
   }
 
   private static boolean flusherAlive() {
