@@ -342,13 +342,32 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       if (!events.isFence(row)) {
         recordOrFlow(row, flowing);
       } else if (catchUp.isOurFence(events.id(row))) {
-        publishUntilDone(flowing, Set.of());
+        publishLogged(flowing);
         publishCatchUp();
         return i + 1;
       }
     }
-    publishUntilDone(flowing, Set.of());
+    publishLogged(flowing);
     return -1;
+  }
+
+  /**
+   * Publishes catch-up rows, then writes their published log before anything else goes out. No
+   * position is stored before the fence (the stream's batches there are not marked), so no offset
+   * save takes the log with it: without this a kill in a long catch-up re-sent every row it had
+   * published, not the one batch in flight. Retries the write while the database fails.
+   */
+  private void publishLogged(List<PendingRow> rows) throws InterruptedException {
+    publishUntilDone(rows, Set.of());
+    int attempt = 0;
+    while (!published.isEmpty()) {
+      try {
+        store.writeLog(published);
+      } catch (SQLException e) {
+        log.warn("{} - published log not written, retrying: {}", config.name(), e.getMessage());
+        pause(Duration.ofMillis(config.backoff().apply(++attempt)));
+      }
+    }
   }
 
   /**
@@ -405,7 +424,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
           pause(Duration.ofMillis(config.backoff().apply(++attempt)));
         }
       }
-      publishUntilDone(rows, Set.of());
+      publishLogged(rows);
     }
   }
 
