@@ -67,12 +67,13 @@ final class RelaySpec {
 
   /**
    * Most messages one kill of this relay can publish again: what it may have sent but not marked.
-   * Polling: a batch per lane in flight; CDC: one batch (see the relays' READMEs).
+   * Polling: a batch per lane in flight; CDC: two batches, the one in flight and the one whose
+   * position write the kill interrupted (see the relays' READMEs).
    */
   int duplicatesPerKill() {
     int batch = Integer.parseInt(settings.get("batch-size"));
     return "cdc".equals(settings.get("mode"))
-        ? batch
+        ? 2 * batch
         : batch * Integer.parseInt(settings.get("in-flight-batches"));
   }
 

@@ -17,8 +17,15 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 import org.apache.kafka.connect.data.Struct;
@@ -53,6 +60,11 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private final Map<String, Long> drainedThrough = new HashMap<>();
   private final CountDownLatch established = new CountDownLatch(1);
   private long nextPurgeNanos;
+  // The durable write of the last published batch: its position with its published log, or in the
+  // catch-up its log alone. On a thread of its own, so that it overlaps the next batch's publishing
+  // and acknowledgements; one at a time, the next batch's write waits for it. Under the lock.
+  private final ExecutorService writes;
+  private Future<?> writing;
 
   /** {@code debezium}: the engine's effective settings ({@link DebeziumConfig#of}). */
   CdcProcessor(CdcRelayConfig config, CdcStore store, Properties debezium) {
@@ -64,6 +76,13 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     this.publishing = new Publishing(config, store, published, holds, () -> running);
     this.retention = new Retention(config.name(), store, published);
     this.stopDrain = new StopDrain(debezium);
+    this.writes =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, config.name() + "-position");
+              t.setDaemon(true);
+              return t;
+            });
     this.engineProperties = new Properties();
     engineProperties.putAll(debezium);
     engineProperties.setProperty(PublishedLog.TOKEN_PROPERTY, published.token());
@@ -79,7 +98,18 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
 
   /** The relay stopped: the offset store no longer finds the log. */
   void close() {
+    writes.shutdown();
+    try {
+      writes.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     published.close();
+  }
+
+  /** As a killed process: a write in progress is interrupted, none starts. */
+  void abort() {
+    writes.shutdownNow();
   }
 
   @Override
@@ -110,7 +140,10 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     if (catchUp != null) {
       from = catchUp(records);
       if (from < 0) {
-        committer.markBatchFinished(); // before the fence: positions not stored
+        // A catch-up of a backlog is the stream at its busiest: retention yields to it too.
+        retention.streamed(newestChange(records), records.size());
+        // Before the fence no position is stored: nothing of the batch is marked, so the
+        // committer would write nothing (and waiting for it would wait for the log's write).
         return;
       }
     }
@@ -133,16 +166,96 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     }
     awaitVisible(txids);
     publishUntilDone(rows, toCheck);
+    retention.streamed(newestChange(records), rows.size());
+    write(
+        () -> {
+          for (RecordChangeEvent<SourceRecord> r : records) {
+            committer.markProcessed(r);
+          }
+          committer.markBatchFinished(); // stores the position, and the published log with it
+          logLeftovers();
+        });
+  }
+
+  /** When the batch's newest change happened (the source's clock), or -1. */
+  private static long newestChange(List<RecordChangeEvent<SourceRecord>> records) {
     long changed = -1;
     for (int i = records.size() - 1; i >= 0 && changed < 0; i--) {
       changed = OutboxEvents.sourceMillis(records.get(i).record());
     }
-    retention.streamed(changed, rows.size());
-    for (RecordChangeEvent<SourceRecord> r : records) {
-      committer.markProcessed(r);
+    return changed;
+  }
+
+  /** A step of the durable write: the engine's committer, or the store. */
+  private interface WriteStep {
+    void run() throws InterruptedException;
+  }
+
+  /**
+   * Starts the durable write of the batch just acknowledged, once the one before it has ended (its
+   * failure is thrown here). So at most two batches are published and not yet written: the one
+   * whose write is in progress and the next; that is the bound on duplicates after a kill.
+   */
+  private void write(WriteStep step) throws InterruptedException {
+    awaitWrite();
+    Callable<Void> task =
+        () -> {
+          step.run();
+          return null;
+        };
+    try {
+      writing = writes.submit(task);
+    } catch (RejectedExecutionException e) {
+      throw new RelayStopping(config.name()); // aborted: nothing more is written
     }
-    committer.markBatchFinished(); // stores the position, and the batch's published log with it
-    logLeftovers();
+  }
+
+  /** Waits for the write in progress, if any; throws its failure. */
+  private void awaitWrite() throws InterruptedException {
+    Future<?> w = writing;
+    if (w == null) {
+      return;
+    }
+    try {
+      w.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof InterruptedException) {
+        throw new RelayStopping(config.name());
+      }
+      throw new IllegalStateException(cause);
+    } finally {
+      if (w.isDone()) {
+        writing = null;
+      }
+    }
+  }
+
+  /**
+   * Waits at most {@code nanos} for the write in progress; a failure is logged, not thrown (the
+   * engine that made it is stopping or restarting, or a key's drain waits for it: what the write
+   * did not take stays in the published log, which the drain writes first). Returns false on
+   * timeout.
+   */
+  private boolean settleWrite(long nanos) throws InterruptedException {
+    Future<?> w = writing;
+    if (w == null) {
+      return true;
+    }
+    try {
+      w.get(nanos, TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof InterruptedException)) { // stopping: nothing failed
+        log.warn("{} - a position write failed: {}", config.name(), e.getCause().toString());
+      }
+    }
+    writing = null;
+    return true;
   }
 
   /**
@@ -314,6 +427,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private int catchUp(List<RecordChangeEvent<SourceRecord>> records) throws InterruptedException {
     if (!catchUp.fenced()) {
       try {
+        settleWrite(Long.MAX_VALUE); // an earlier run's last write, before the table is read
         holds.parked(store.parkedKeys());
         retention.flush(); // rows published and logged (by this relay, or one before it) are done
         CatchUp.Pending pending = store.pendingSeqs();
@@ -352,13 +466,18 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   }
 
   /**
-   * Publishes catch-up rows, then writes their published log before anything else goes out. No
-   * position is stored before the fence (the stream's batches there are not marked), so no offset
-   * save takes the log with it: without this a kill in a long catch-up re-sent every row it had
-   * published, not the one batch in flight. Retries the write while the database fails.
+   * Publishes catch-up rows, then writes their published log ({@link #write}: while the next batch
+   * goes out). No position is stored before the fence (the stream's batches there are not marked),
+   * so no offset save takes the log with it: without this a kill in a long catch-up re-sent every
+   * row it had published, not the batches in flight. Retries the write while the database fails.
    */
   private void publishLogged(List<PendingRow> rows) throws InterruptedException {
     publishUntilDone(rows, Set.of());
+    write(this::writeLog);
+  }
+
+  /** On the write thread: the published log, retried while the database fails. */
+  private void writeLog() throws InterruptedException {
     int attempt = 0;
     while (!published.isEmpty()) {
       try {
@@ -431,6 +550,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private void drain(String key) throws SQLException, InterruptedException {
     holds.draining(key);
     while (running) {
+      settleWrite(Long.MAX_VALUE); // a logged batch still being written would read as pending
       retention.flush(); // the key's rows published from the stream must not read as pending
       List<PendingRow> rows = store.pendingOfKey(key, config.batchSize());
       if (rows.isEmpty()) {
@@ -510,10 +630,17 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
    * @return false if the batch was still in progress at {@code max}
    */
   boolean awaitIdle(Duration max) throws InterruptedException {
+    long start = System.nanoTime();
     if (!lock.tryLock(max.toNanos(), TimeUnit.NANOSECONDS)) {
       return false;
     }
-    lock.unlock();
+    try {
+      if (!settleWrite(max.toNanos() - (System.nanoTime() - start))) {
+        return false;
+      }
+    } finally {
+      lock.unlock();
+    }
     stopDrain.touch();
     return true;
   }

@@ -392,6 +392,7 @@ public final class CdcRelay implements Relay {
     if (abrupt) {
       // As a killed process: stop mid-batch at once, then drop the lock's connection.
       retention.shutdownNow();
+      processor.abort();
       engineThread.shutdownNow();
       await(engineThread, 5);
       lock.abort();

@@ -86,9 +86,9 @@ public final class CdcRelayBuilder {
   /**
    * Most rows published at once: Debezium's {@code max.batch.size} (its {@code max.queue.size} is
    * set to {@code max(8192, 4 × batchSize)}) and the chunk of the start-up catch-up and of a
-   * drained key. Rows published but not yet marked when the process dies are published again, so
-   * this is the bound on duplicates per crash. Default: 500 (Debezium's own batch is 2048), 1 to
-   * 10000.
+   * drained key. Rows published but not yet written as published when the process dies are
+   * published again: a batch's write overlaps the next batch, so {@code 2 × batchSize} is the bound
+   * on duplicates per crash. Default: 500 (Debezium's own batch is 2048), 1 to 10000.
    */
   public CdcRelayBuilder batchSize(int batchSize) {
     this.batchSize = CdcSettings.BATCH_SIZE.check(batchSize);
