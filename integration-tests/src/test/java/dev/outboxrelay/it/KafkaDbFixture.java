@@ -54,6 +54,7 @@ public abstract class KafkaDbFixture {
       closeables.get(i).close();
     }
     reader.close();
+    dev.outboxrelay.testing.ReplicationSlots.dropAll(database(), dataSource);
     dataSource.close();
   }
 

@@ -86,6 +86,7 @@ public abstract class RelayFixture {
   void stopAll() {
     relays.forEach(Relay::close);
     publishers.forEach(Publisher::close);
+    ReplicationSlots.dropAll(database(), dataSource);
     dataSource.close();
   }
 

@@ -65,6 +65,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   // and acknowledgements; one at a time, the next batch's write waits for it. Under the lock.
   private final ExecutorService writes;
   private Future<?> writing;
+  private int caughtUpRows; // outbox rows in the last batch catchUp(...) handled
 
   /** {@code debezium}: the engine's effective settings ({@link DebeziumConfig#of}). */
   CdcProcessor(CdcRelayConfig config, CdcStore store, Properties debezium) {
@@ -124,6 +125,10 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     }
     lock.lockInterruptibly();
     try {
+      if (!running) { // stop() came while this batch waited for the lock: as one handed over after
+        stopDrain.onBatch(records.size());
+        return;
+      }
       process(records, committer);
     } catch (RelayStopping e) {
       stopDrain.touch(); // stop() came mid-batch: it ends unmarked, as one handed over after it
@@ -141,7 +146,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       from = catchUp(records);
       if (from < 0) {
         // A catch-up of a backlog is the stream at its busiest: retention yields to it too.
-        retention.streamed(newestChange(records), records.size());
+        retention.streamed(newestChange(records), caughtUpRows);
         // Before the fence no position is stored: nothing of the batch is marked, so the
         // committer would write nothing (and waiting for it would wait for the log's write).
         return;
@@ -448,12 +453,14 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       }
     }
     List<PendingRow> flowing = new ArrayList<>();
+    caughtUpRows = 0;
     for (int i = 0; i < records.size(); i++) {
       Struct row = events.insertedRow(records.get(i).record());
       if (row == null) {
         continue;
       }
       if (!events.isFence(row)) {
+        caughtUpRows++;
         recordOrFlow(row, flowing);
       } else if (catchUp.isOurFence(events.id(row))) {
         publishLogged(flowing);

@@ -63,9 +63,9 @@ final class Publishing {
 
   /**
    * Publishes the rows and applies the outcome. {@code logged}: the acknowledged rows go to the
-   * published log with the next stored position ({@link PublishedLog}; {@link Retention} marks them
-   * later), else they are marked done now (a drain, so that a read of the table right after sees
-   * them done).
+   * published log, which the batch's durable write stores (with its position; in the catch-up on
+   * its own) ({@link PublishedLog}; {@link Retention} marks them later), else they are marked done
+   * now (a drain, so that a read of the table right after sees them done).
    */
   Outcome publish(List<PendingRow> rows, boolean logged) throws SQLException, InterruptedException {
     List<OutboxMessage> send = new ArrayList<>();

@@ -11,12 +11,13 @@ import org.slf4j.LoggerFactory;
  * Marks published stream rows done (deletes them, or sets {@code published_at}) off the stream's
  * path. The processor logs each acknowledged batch's ids in the published log ({@code
  * <table>_cdc_published}, one row per batch) in the transaction that stores the batch's position
- * ({@link PublishedLog}); this marks the logged rows and forgets their log row, batch by batch, on
- * the relay's {@code -retention} thread. So a row published from the stream costs the stream no
- * statement of its own, and a crash loses nothing: the log is in the database, and whoever streams
- * next retains it before reading the table ({@link #flush}). Until then a published row still looks
- * pending to a reader of the table; the relay itself flushes first wherever it reads pending rows
- * (the catch-up fence, a key's drain). Thread-safe: one retention at a time.
+ * ({@link PublishedLog}; in the start-up catch-up, before any position is stored, in a transaction
+ * of its own); this marks the logged rows and forgets their log row, batch by batch, on the relay's
+ * {@code -retention} thread. So a row published from the stream costs the stream no statement of
+ * its own, and a crash loses nothing: the log is in the database, and whoever streams next retains
+ * it before reading the table ({@link #flush}). Until then a published row still looks pending to a
+ * reader of the table; the relay itself flushes first wherever it reads pending rows (the catch-up
+ * fence, a key's drain). Thread-safe: one retention at a time.
  *
  * <p>While the stream is behind or busy (its newest change more than {@link #BEHIND} old, or at
  * least {@link #BUSY_ROWS_PER_SECOND} rows/s, batches still coming: a backlog after downtime, a

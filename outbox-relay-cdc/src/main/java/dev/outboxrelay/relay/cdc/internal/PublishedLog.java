@@ -16,8 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <table>_cdc_published}): they go into the table in the transaction that stores the engine's
  * position ({@link MaskedJdbcOffsetBackingStore}), so a stored position never runs ahead of the log
  * and a batch costs the stream one commit, not two. Whatever that store did not take (another
- * offset store, a failed flush) the relay writes itself before it reads the table or stops. The
- * store finds this by the token in the engine's settings ({@link #TOKEN_PROPERTY}). Thread-safe.
+ * offset store, a failed flush, the start-up catch-up, where no position is stored) the relay
+ * writes itself. The store finds this by the token in the engine's settings ({@link
+ * #TOKEN_PROPERTY}). Thread-safe.
  */
 public final class PublishedLog implements AutoCloseable {
   /** The engine setting that names the log to the offset store. */
