@@ -2,6 +2,7 @@ package dev.outboxrelay.servers;
 
 import dev.outboxrelay.servers.internal.KafkaProbe;
 import dev.outboxrelay.servers.internal.KafkaSupport;
+import dev.outboxrelay.servers.internal.PortConflicts;
 import dev.outboxrelay.servers.internal.Ports;
 import dev.outboxrelay.servers.internal.ServerDirs;
 import dev.outboxrelay.servers.internal.ServerProcess;
@@ -54,9 +55,14 @@ public final class KafkaServer {
    * @throws ServerStartException with the broker's log tail if it is not ready within 90 s
    */
   public static KafkaServer start() {
-    KafkaServer server = new KafkaServer(ServerDirs.create("kafka"), Ports.free(), Ports.free());
-    server.launch();
-    return server;
+    return PortConflicts.retry(
+        "Kafka",
+        () -> {
+          KafkaServer server =
+              new KafkaServer(ServerDirs.create("kafka"), Ports.free(), Ports.free());
+          server.launch();
+          return server;
+        });
   }
 
   /** {@code 127.0.0.1:<port>}, stable across {@link #restart()}. */

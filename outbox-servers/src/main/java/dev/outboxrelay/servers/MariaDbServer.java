@@ -2,6 +2,7 @@ package dev.outboxrelay.servers;
 
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.servers.internal.BinaryLocator;
+import dev.outboxrelay.servers.internal.PortConflicts;
 import dev.outboxrelay.servers.internal.Ports;
 import dev.outboxrelay.servers.internal.Processes;
 import dev.outboxrelay.servers.internal.ServerDirs;
@@ -55,8 +56,14 @@ public final class MariaDbServer implements DatabaseServer {
   /** One server per JVM, started on first use and stopped when the JVM exits. */
   public static synchronized MariaDbServer shared() {
     if (shared == null) {
-      MariaDbServer s = new MariaDbServer();
-      s.start();
+      MariaDbServer s =
+          PortConflicts.retry(
+              "MariaDB",
+              () -> {
+                MariaDbServer started = new MariaDbServer();
+                started.start();
+                return started;
+              });
       Runtime.getRuntime().addShutdownHook(new Thread(s::stop, "mariadb-stop"));
       shared = s;
     }

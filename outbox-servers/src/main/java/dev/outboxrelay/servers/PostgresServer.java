@@ -2,6 +2,7 @@ package dev.outboxrelay.servers;
 
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.servers.internal.BinaryLocator;
+import dev.outboxrelay.servers.internal.PortConflicts;
 import dev.outboxrelay.servers.internal.Ports;
 import dev.outboxrelay.servers.internal.Processes;
 import dev.outboxrelay.servers.internal.ServerDirs;
@@ -66,8 +67,7 @@ public final class PostgresServer implements DatabaseServer {
   /** One server per JVM, started on first use and stopped when the JVM exits. */
   public static synchronized PostgresServer shared() {
     if (shared == null) {
-      PostgresServer s = new PostgresServer();
-      s.start();
+      PostgresServer s = startNew();
       Runtime.getRuntime().addShutdownHook(new Thread(s::stop, "postgres-stop"));
       shared = s;
     }
@@ -76,9 +76,13 @@ public final class PostgresServer implements DatabaseServer {
 
   /** A new private server, started; the caller stops it. */
   public static PostgresServer startNew() {
-    PostgresServer s = new PostgresServer();
-    s.start();
-    return s;
+    return PortConflicts.retry(
+        "PostgreSQL",
+        () -> {
+          PostgresServer s = new PostgresServer();
+          s.start();
+          return s;
+        });
   }
 
   /** The directory of the server binaries in use. */
@@ -105,21 +109,27 @@ public final class PostgresServer implements DatabaseServer {
             "-c shared_buffers=64MB",
             // Later -c options win: e.g. a benchmark's durable settings.
             System.getProperty(OPTIONS_PROPERTY, ""));
-    Processes.run(
-        pgCommand(
-            "pg_ctl",
-            "-D",
-            dir.resolve("data").toString(),
-            "-l",
-            dir.resolve("postgres.log").toString(),
-            "-w",
-            "-t",
-            "60",
-            "-o",
-            options,
-            "start"),
-        dir.resolve("pg_ctl.log"),
-        Duration.ofSeconds(90));
+    try {
+      Processes.run(
+          pgCommand(
+              "pg_ctl",
+              "-D",
+              dir.resolve("data").toString(),
+              "-l",
+              dir.resolve("postgres.log").toString(),
+              "-w",
+              "-t",
+              "60",
+              "-o",
+              options,
+              "start"),
+          dir.resolve("pg_ctl.log"),
+          Duration.ofSeconds(90));
+    } catch (ServerStartException e) {
+      // pg_ctl only says to look at the server's log; the reason (e.g. a port in use) is there.
+      throw new ServerStartException(
+          e.getMessage() + "\nserver log: " + Processes.tail(dir.resolve("postgres.log")), e);
+    }
     log.info(
         "PostgreSQL started on 127.0.0.1:{} in {} ms ({})",
         port,

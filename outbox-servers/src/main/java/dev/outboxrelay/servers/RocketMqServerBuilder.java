@@ -1,5 +1,6 @@
 package dev.outboxrelay.servers;
 
+import dev.outboxrelay.servers.internal.PortConflicts;
 import java.util.Properties;
 
 /** Options for {@link RocketMqServer#builder()}. Not thread-safe. */
@@ -40,8 +41,12 @@ public final class RocketMqServerBuilder {
    * @throws ServerStartException with the log tail if they are not ready within 90 s each
    */
   public RocketMqServer start() {
-    RocketMqServer server = new RocketMqServer(syncFlush, brokerProperties);
-    server.launch();
-    return server;
+    return PortConflicts.retry(
+        "RocketMQ",
+        () -> {
+          RocketMqServer server = new RocketMqServer(syncFlush, brokerProperties);
+          server.launch();
+          return server;
+        });
   }
 }

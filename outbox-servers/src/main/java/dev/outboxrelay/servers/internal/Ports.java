@@ -5,6 +5,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** Free loopback ports and readiness probes. */
 public final class Ports {
@@ -14,6 +17,11 @@ public final class Ports {
   // server's port between choosing it and binding it, or while the server is down for a restart.
   private static final int LOW = 20_000;
   private static final int HIGH = 32_000;
+
+  // Every port handed out in this JVM, never handed out again: a server chosen a port for has not
+  // bound it yet when the next server's ports are chosen (RocketMQ's name server and broker, a
+  // Kafka broker's two listeners), and a stopped server keeps its ports for a restart.
+  private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
   /** A port that was free on 127.0.0.1 a moment ago, outside the ephemeral range. */
   public static int free() {
@@ -25,16 +33,18 @@ public final class Ports {
     return freeBlock(4) + 2;
   }
 
-  private static int freeBlock(int size) {
-    java.util.concurrent.ThreadLocalRandom random =
-        java.util.concurrent.ThreadLocalRandom.current();
+  private static synchronized int freeBlock(int size) {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
     for (int attempt = 0; attempt < 200; attempt++) {
       int first = random.nextInt(LOW, HIGH - size);
       boolean free = true;
       for (int p = first; p < first + size && free; p++) {
-        free = isFree(p);
+        free = !HANDED_OUT.contains(p) && isFree(p);
       }
       if (free) {
+        for (int p = first; p < first + size; p++) {
+          HANDED_OUT.add(p);
+        }
         return first;
       }
     }
