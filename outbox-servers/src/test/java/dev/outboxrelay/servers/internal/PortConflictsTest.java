@@ -37,6 +37,7 @@ class PortConflictsTest {
                   tried.add(port);
                   return bind(port);
                 })) {
+      assertThat(other.getLocalPort()).isEqualTo(taken);
       assertThat(tried).hasSize(2).startsWith(taken);
       assertThat(started.getLocalPort()).isEqualTo(tried.get(1)).isNotEqualTo(taken);
     }
@@ -47,6 +48,7 @@ class PortConflictsTest {
     int taken = Ports.free();
     List<Integer> tried = new ArrayList<>();
     try (ServerSocket other = new ServerSocket(taken, 1, InetAddress.getLoopbackAddress())) {
+      assertThat(other.getLocalPort()).isEqualTo(taken);
       assertThatThrownBy(
               () ->
                   PortConflicts.retry(
