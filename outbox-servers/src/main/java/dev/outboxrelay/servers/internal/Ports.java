@@ -5,8 +5,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Free loopback ports and readiness probes. */
@@ -20,8 +20,9 @@ public final class Ports {
 
   // Every port handed out in this JVM, never handed out again: a server chosen a port for has not
   // bound it yet when the next server's ports are chosen (RocketMQ's name server and broker, a
-  // Kafka broker's two listeners), and a stopped server keeps its ports for a restart.
-  private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+  // Kafka broker's two listeners), and a stopped server keeps its ports for a restart. Guarded by
+  // freeBlock's lock.
+  private static final Set<Integer> HANDED_OUT = new HashSet<>();
 
   /** A port that was free on 127.0.0.1 a moment ago, outside the ephemeral range. */
   public static int free() {
