@@ -113,6 +113,11 @@ final class CdcBench {
             .publisher(publisher)
             .batchSize(
                 Integer.getInteger("outbox.bench.cdcBatch", CdcSettings.BATCH_SIZE.defaultValue()))
+            .pollInterval(
+                Duration.ofMillis(
+                    Long.getLong(
+                        "outbox.bench.cdcPollMs",
+                        CdcSettings.POLL_INTERVAL.defaultValue().toMillis())))
             .build()
             .start();
     return () -> {

@@ -48,12 +48,14 @@ final class CdcRelayFactory {
             .dataSource(dataSource)
             .publisher(publisher)
             .table(table)
-            .batchSize(p.getBatchSize())
             .publishTimeout(p.getPublishTimeout())
             .backoff(p.getBackoffInitial(), p.getBackoffMax())
             .debeziumProperties(cdc.getDebezium())
             .deadLetterTopic(p.getDeadLetterTopic())
             .listener(listener);
+    if (p.getBatchSize() != null) {
+      b.batchSize(p.getBatchSize());
+    }
     if (p.getPollInterval() != null) {
       b.pollInterval(p.getPollInterval());
     }

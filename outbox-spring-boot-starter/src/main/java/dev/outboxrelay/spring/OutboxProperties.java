@@ -335,8 +335,10 @@ public class OutboxProperties implements Validator {
    * defaults from {@code additional-spring-configuration-metadata.json}).
    */
   public static class RelaySettings {
-    /** Rows per claim and publish (polling), 1 to 10000. */
-    private int batchSize = PollingSettings.BATCH_SIZE.defaultValue();
+    /**
+     * Rows per claim and publish (polling, default 500) or Debezium batch (CDC, 2048), 1 to 10000.
+     */
+    private Integer batchSize;
 
     /** Batches awaiting acknowledgements at once (polling), 1 to 8; 1 is sequential. Default: 2. */
     private int inFlightBatches = PollingSettings.IN_FLIGHT_BATCHES.defaultValue();
@@ -371,11 +373,11 @@ public class OutboxProperties implements Validator {
      */
     private String deadLetterTopic = PollingSettings.DEAD_LETTER_TOPIC.defaultValue();
 
-    public int getBatchSize() {
+    public Integer getBatchSize() {
       return batchSize;
     }
 
-    public void setBatchSize(int batchSize) {
+    public void setBatchSize(Integer batchSize) {
       this.batchSize = batchSize;
     }
 

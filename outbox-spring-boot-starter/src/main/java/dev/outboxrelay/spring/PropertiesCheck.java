@@ -41,7 +41,9 @@ final class PropertiesCheck {
 
   private static void relay(OutboxProperties.Relay r, Errors errors) {
     boolean cdc = r.getMode() == OutboxProperties.RelayMode.CDC;
-    declared(errors, "relay.batchSize", PollingSettings.BATCH_SIZE, r.getBatchSize());
+    if (r.getBatchSize() != null) {
+      declared(errors, "relay.batchSize", PollingSettings.BATCH_SIZE, r.getBatchSize());
+    }
     declared(
         errors, "relay.inFlightBatches", PollingSettings.IN_FLIGHT_BATCHES, r.getInFlightBatches());
     if (r.getPollInterval() != null) {

@@ -26,7 +26,6 @@ final class RelayFactories {
             .dataSource(dataSource)
             .publisher(publisher)
             .table(table)
-            .batchSize(p.getBatchSize())
             .inFlightBatches(p.getInFlightBatches())
             .leaseDuration(p.getLeaseDuration())
             .publishTimeout(p.getPublishTimeout())
@@ -40,6 +39,9 @@ final class RelayFactories {
                 p.getKeepFor() == null
                     ? Retention.deleteImmediately()
                     : Retention.keepFor(p.getKeepFor()));
+    if (p.getBatchSize() != null) {
+      b.batchSize(p.getBatchSize());
+    }
     if (p.getPollInterval() != null) {
       b.pollInterval(p.getPollInterval());
     }

@@ -21,8 +21,14 @@ public final class CdcSettings {
           "must match " + NAME_PATTERN,
           "engine name, PostgreSQL slot and publication, offsets key, lock name");
 
-  /** Debezium's {@code max.batch.size}; the catch-up and drain chunk. */
-  public static final Setting<Integer> BATCH_SIZE = RelaySettings.BATCH_SIZE;
+  /**
+   * Debezium's {@code max.batch.size}; the catch-up and drain chunk. Default 2048, Debezium's own:
+   * the relay waits for each batch's acknowledgements before it stores the position, a fixed wait
+   * per batch, and with 500 (the polling relay's default) that wait kept the backlog drain below
+   * Debezium + Event Router's (benchmarks/README.md, "The CDC batch size"). Half the bound on
+   * duplicates per crash ({@code 2 × batchSize}).
+   */
+  public static final Setting<Integer> BATCH_SIZE = RelaySettings.BATCH_SIZE.withDefault(2048);
 
   /** Debezium's {@code poll.interval.ms} (Debezium's own default is 500 ms). */
   public static final Setting<Duration> POLL_INTERVAL =

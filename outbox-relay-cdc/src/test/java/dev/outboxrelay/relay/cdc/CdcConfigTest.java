@@ -79,7 +79,7 @@ class CdcConfigTest {
             config("jdbc:mariadb://db/shop", Map.of()),
             new CdcSql(OutboxTable.defaults(), SqlDialect.MARIADB, false));
     assertThat(defaults)
-        .containsEntry("max.batch.size", "500")
+        .containsEntry("max.batch.size", "2048")
         .containsEntry("max.queue.size", "8192");
     CdcRelayConfig big =
         CdcRelay.builder()
@@ -97,15 +97,15 @@ class CdcConfigTest {
 
   @Test
   void debeziumBatchingThatWouldBreakTheBoundIsRefused() {
-    assertThatThrownBy(() -> config("jdbc:mariadb://db/shop", Map.of("max.batch.size", "2048")))
+    assertThatThrownBy(() -> config("jdbc:mariadb://db/shop", Map.of("max.batch.size", "500")))
         .isInstanceOf(OutboxConfigException.class)
         .hasMessageStartingWith(
-            "debeziumProperties.max.batch.size is set by the relay from batchSize (500)");
-    assertThatThrownBy(() -> config("jdbc:mariadb://db/shop", Map.of("max.queue.size", "500")))
+            "debeziumProperties.max.batch.size is set by the relay from batchSize (2048)");
+    assertThatThrownBy(() -> config("jdbc:mariadb://db/shop", Map.of("max.queue.size", "2048")))
         .hasMessageStartingWith(
-            "debeziumProperties.max.queue.size must be a whole number larger than batchSize (500), but was '500'");
-    assertThat(config("jdbc:mariadb://db/shop", Map.of("max.queue.size", "501")).debezium())
-        .containsEntry("max.queue.size", "501");
+            "debeziumProperties.max.queue.size must be a whole number larger than batchSize (2048), but was '2048'");
+    assertThat(config("jdbc:mariadb://db/shop", Map.of("max.queue.size", "2049")).debezium())
+        .containsEntry("max.queue.size", "2049");
     assertThatThrownBy(() -> CdcRelay.builder().batchSize(0))
         .hasMessage("batchSize must be between 1 and 10000, but was 0");
   }

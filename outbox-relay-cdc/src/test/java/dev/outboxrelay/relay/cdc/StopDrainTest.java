@@ -18,7 +18,7 @@ import org.postgresql.ds.PGSimpleDataSource;
 class StopDrainTest {
   private static final Duration LONG = Duration.ofMinutes(1);
 
-  /** The relay's defaults: batchSize 500 (Debezium's max.batch.size), max.queue.size 8192. */
+  /** The relay's defaults: batchSize 2048 (Debezium's max.batch.size), max.queue.size 8192. */
   private static StopDrain drain() {
     CdcRelayConfig c =
         CdcRelay.builder()
@@ -29,7 +29,7 @@ class StopDrainTest {
             .config();
     Properties p =
         DebeziumConfig.of(c, new CdcSql(OutboxTable.defaults(), SqlDialect.POSTGRESQL, false));
-    assertThat(p).containsEntry("max.batch.size", "500").containsEntry("max.queue.size", "8192");
+    assertThat(p).containsEntry("max.batch.size", "2048").containsEntry("max.queue.size", "8192");
     return new StopDrain(p);
   }
 
@@ -38,7 +38,7 @@ class StopDrainTest {
     StopDrain d = drain();
     d.touch();
     for (int i = 0; i < 10; i++) {
-      d.onBatch(500); // a queue with a backlog hands over full batches
+      d.onBatch(2048); // a queue with a backlog hands over full batches
     }
     assertThat(d.awaitCaughtUp(LONG, Duration.ofMillis(50))).isFalse();
   }
@@ -48,7 +48,7 @@ class StopDrainTest {
     StopDrain d = drain();
     d.touch();
     for (int i = 0; i < 10; i++) {
-      d.onBatch(i % 3 == 2 ? 125 : 10); // never three under a quarter of 500 in a row
+      d.onBatch(i % 3 == 2 ? 512 : 10); // never three under a quarter of 2048 in a row
     }
     assertThat(d.awaitCaughtUp(LONG, Duration.ofMillis(50))).isFalse();
   }
@@ -57,7 +57,7 @@ class StopDrainTest {
   void threeSmallBatchesInARowMeanCaughtUpAndTheThirdWaitsForTheEngine() throws Exception {
     StopDrain d = drain();
     d.touch();
-    d.onBatch(124);
+    d.onBatch(511);
     d.onBatch(3);
     Thread polling = new Thread(() -> d.onBatch(0));
     polling.start();

@@ -110,6 +110,7 @@ class ConfigLoaderTest {
     assertThat(r.mode()).isEqualTo(Mode.CDC);
     assertThat(r.listenNotify()).isFalse();
     assertThat(r.pollInterval()).isEqualTo(Duration.ofMillis(20));
+    assertThat(r.batchSize()).as("cdc: Debezium's own batch size").isEqualTo(2048);
     assertThat(r.publisher().settings()).containsEntry("namesrvaddr", "ns:9876");
   }
 
