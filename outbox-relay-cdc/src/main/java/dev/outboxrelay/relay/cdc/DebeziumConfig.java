@@ -24,8 +24,9 @@ final class DebeziumConfig {
     p.setProperty("snapshot.mode", "no_data");
     p.setProperty("poll.interval.ms", String.valueOf(c.pollInterval().toMillis()));
     // One engine batch is what can be published but not yet marked when the process dies: the
-    // relay's batch size, not Debezium's 2048. The queue must be larger than a batch; it keeps
-    // Debezium's default read-ahead of 8192 events unless the batch asks for more.
+    // relay's batch size (by default 2048, as Debezium's), never the user's max.batch.size. The
+    // queue must be larger than a batch; it keeps Debezium's default read-ahead of 8192 events
+    // unless the batch asks for more.
     p.setProperty("max.batch.size", String.valueOf(c.batchSize()));
     p.setProperty("max.queue.size", String.valueOf(Math.max(8192, 4 * c.batchSize())));
     p.setProperty("offset.flush.interval.ms", "0");

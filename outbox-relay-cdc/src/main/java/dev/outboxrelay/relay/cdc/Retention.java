@@ -37,12 +37,16 @@ final class Retention {
   static final int BUSY_ROWS_PER_SECOND = 5_000;
   private static final Duration RATE_WINDOW = Duration.ofMillis(500);
 
+  /** The shortest span of a window in progress whose rate counts before the window ends. */
+  private static final Duration RATE_EARLY = Duration.ofMillis(50);
+
   // Written by the processor thread, read by the retention thread.
   private volatile long lastBatchNanos;
   private volatile long lagMillis;
   private volatile double rowsPerSecond;
   private long windowStart = System.nanoTime(); // processor thread only
   private long windowRows; // processor thread only
+  private long lastRowsNanos; // processor thread only
   private long yieldingSince; // retention thread only; 0: not yielding
 
   private final String name;
@@ -67,11 +71,26 @@ final class Retention {
       lagMillis = System.currentTimeMillis() - changeMillis;
       lastBatchNanos = now;
     }
-    windowRows += rows;
-    if (now - windowStart >= RATE_WINDOW.toNanos()) {
-      rowsPerSecond = windowRows * 1e9 / (now - windowStart);
+    if (rows > 0 && now - lastRowsNanos > RATE_WINDOW.toNanos()) {
+      // The first rows after a quiet spell start the window: averaged with the quiet, a burst's
+      // first window read as slow, and retention deleted beside it for that half second.
       windowStart = now;
       windowRows = 0;
+      rowsPerSecond = 0; // the quiet spell was not busy
+    }
+    if (rows > 0) {
+      lastRowsNanos = now;
+    }
+    windowRows += rows;
+    long span = now - windowStart;
+    if (span >= RATE_WINDOW.toNanos()) {
+      rowsPerSecond = windowRows * 1e9 / span;
+      windowStart = now;
+      windowRows = 0;
+    } else if (span >= RATE_EARLY.toNanos()) {
+      // A window in progress may only raise the rate: a burst is busy from its first batches,
+      // and only a whole window says the stream slowed down.
+      rowsPerSecond = Math.max(rowsPerSecond, windowRows * 1e9 / span);
     }
   }
 
@@ -81,7 +100,7 @@ final class Retention {
    * seconds). Busy: at least BUSY rows/s over the last window; a burst of writes gets the database
    * to itself, its retention follows it.
    */
-  private boolean yieldToStream() {
+  boolean yieldToStream() {
     long now = System.nanoTime();
     boolean streaming = lastBatchNanos != 0 && now - lastBatchNanos < BEHIND.toNanos();
     boolean behind =
