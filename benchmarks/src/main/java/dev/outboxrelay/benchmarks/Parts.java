@@ -471,9 +471,10 @@ final class Parts {
   }
 
   /**
-   * Our relay's and the peer's runs of the same figure alternate (ours, the peer's, ours, ...):
-   * neither engine runs every time in the other's wake (the JIT still compiling code they share,
-   * the servers' background work after a drain), which favoured whichever ran second.
+   * Our relay's and the peer's runs of the same figure alternate (ours, the peer's, the peer's,
+   * ours, ...), after one unrecorded run of each: neither engine runs every time in the other's
+   * wake or first after a switch (the JIT still compiling code they share, the servers' background
+   * work after a drain).
    */
   private void alternating(CdcBench cdc, CdcRuns ours, CdcRuns peer) throws Exception {
     // One unrecorded run of each first: the group's first run after another database's (or
