@@ -71,14 +71,14 @@ final class Retention {
       lagMillis = System.currentTimeMillis() - changeMillis;
       lastBatchNanos = now;
     }
-    if (rows > 0 && now - lastRowsNanos > RATE_WINDOW.toNanos()) {
-      // The first rows after a quiet spell start the window: averaged with the quiet, a burst's
-      // first window read as slow, and retention deleted beside it for that half second.
-      windowStart = now;
-      windowRows = 0;
-      rowsPerSecond = 0; // the quiet spell was not busy
-    }
     if (rows > 0) {
+      if (now - lastRowsNanos > RATE_WINDOW.toNanos()) {
+        // The first rows after a quiet spell start the window: averaged with the quiet, a burst's
+        // first window read as slow, and retention deleted beside it for that half second.
+        windowStart = now;
+        windowRows = 0;
+        rowsPerSecond = 0; // the quiet spell was not busy
+      }
       lastRowsNanos = now;
     }
     windowRows += rows;
