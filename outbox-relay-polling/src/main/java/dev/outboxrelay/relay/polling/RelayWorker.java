@@ -29,9 +29,9 @@ import org.slf4j.LoggerFactory;
  * is claimed and sent, and the database and the broker work at the same time instead of in turn. A
  * lane's batch is applied (marked, backed off, parked) before that lane is claimed again, and a key
  * always falls in one bucket, so no key is ever in two batches at once and per-key order is exactly
- * as with one batch at a time. When a round of lanes returns no full batch, the relay goes back to
- * single claims and applies every batch in flight, before it sleeps (unless a NOTIFY's follow-up
- * poll is due in a few milliseconds: then before the next claim), rebalances its leases or stops.
+ * as with one batch at a time. When a round of lanes returns no full batch, the relay applies every
+ * batch in flight and goes back to single claims; it does so as well before it sleeps, rebalances
+ * its leases or stops.
  *
  * <p>A sent batch is applied (its acknowledgements awaited, then marked, backed off, parked) on the
  * relay's {@code -apply} thread, one batch at a time in the order they were sent, so the mark of
@@ -123,11 +123,10 @@ final class RelayWorker implements Runnable {
         config.retention());
     while (running) {
       try {
-        long passStart = System.nanoTime();
         Duration idle = cycle();
         failure = null;
         if (!idle.isZero()) {
-          waker.awaitIdle(idle, passStart);
+          waker.awaitIdle(idle);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -224,17 +223,10 @@ final class RelayWorker implements Runnable {
     if (shortClaims < active) {
       return Duration.ZERO; // claim the next lane while this batch is in flight
     }
-    // Every lane claimed since the last full batch: back to single claims, apply all, sleep.
+    // Every lane claimed since the last full batch: apply all, back to single claims, sleep.
     shortClaims = 0;
     active = 1;
     nextLane = 0;
-    if (waker.followingUp(System.nanoTime()) && !leases.usable().isEmpty()) {
-      // A follow-up poll is due within a few ms: the -apply thread applies what is in flight
-      // while this thread waits, and the next pass waits for it before it claims (with one lane,
-      // before every claim). Waiting here first made each poll of a live stream a claim, the
-      // acknowledgements and the mark's commit, and only then the follow-up wait.
-      return idle(batches.untilNextRetry());
-    }
     outage = finishAll();
     if (outage != null) {
       return outage;

@@ -1,8 +1,6 @@
 package dev.outboxrelay.relay.polling;
 
 import java.time.Duration;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Lets the idle worker sleep until a poll interval passes or new rows are announced.
@@ -10,10 +8,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>PostgreSQL's trigger notifies at most about once per 20 ms (see {@code
  * V6__notify_at_commit.sql} in outbox-writer): a transaction that commits just after a notifying
  * one, in the same 20 ms, does not notify, and its row may become visible only after the poll that
- * notification caused. So for {@link #FOLLOW_UP_WINDOW} after an announcement the relay polls every
- * {@link #FOLLOW_UP}, counted from the start of each pass (its claim, and the publish of what it
- * found): such a row is found by a follow-up poll, not after the whole poll interval, and a pass
- * that takes a few milliseconds does not stretch the period by as much.
+ * notification caused. So for {@link #FOLLOW_UP_WINDOW} after an announcement an idle wait lasts at
+ * most {@link #FOLLOW_UP}: such a row is found by a follow-up poll, not after the whole poll
+ * interval.
  */
 final class Waker {
   /** The longest idle wait shortly after an announcement. */
@@ -22,89 +19,43 @@ final class Waker {
   /** How long after an announcement idle waits are capped at {@link #FOLLOW_UP}. */
   static final Duration FOLLOW_UP_WINDOW = Duration.ofMillis(50);
 
-  // A lock and a condition rather than a monitor: Object.wait rounds a fraction of a millisecond
-  // up to a whole one, and a follow-up period of 5 ms is meant to the tenth of one.
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition wakeUp = lock.newCondition();
   private boolean woken;
   private boolean announced;
   private long announcedAt;
 
   /** Waits up to {@code timeout} or until {@link #wake()}; clears the wake-up. */
-  void await(Duration timeout) throws InterruptedException {
-    lock.lock();
-    try {
-      long left = timeout.toNanos();
-      while (!woken && left > 0) {
-        left = wakeUp.awaitNanos(left);
+  synchronized void await(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!woken) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        break;
       }
-      woken = false;
-    } finally {
-      lock.unlock();
+      wait(Math.max(1, left / 1_000_000), (int) (left % 1_000_000));
     }
+    woken = false;
   }
 
-  /**
-   * The idle wait after a pass that began at {@code passStartNanos}: as {@link #await}, for {@link
-   * #idleTimeout}; if that is zero, only clears a wake-up (the next pass polls at once and sees
-   * what it announced).
-   */
-  void awaitIdle(Duration timeout, long passStartNanos) throws InterruptedException {
-    lock.lock();
-    try {
-      Duration wait = idleTimeout(timeout, passStartNanos, System.nanoTime());
-      if (wait.isZero()) {
-        woken = false;
-      } else {
-        await(wait);
-      }
-    } finally {
-      lock.unlock();
-    }
+  /** An idle wait: as {@link #await}, but at most {@link #FOLLOW_UP} just after an announcement. */
+  synchronized void awaitIdle(Duration timeout) throws InterruptedException {
+    await(idleTimeout(timeout, System.nanoTime()));
   }
 
-  /**
-   * The idle wait at {@code nowNanos} after a pass that began at {@code passStartNanos}: {@code
-   * timeout}, or while a follow-up is due what is left of {@link #FOLLOW_UP} since the pass began
-   * (zero if the pass took longer). A {@code timeout} shorter than {@link #FOLLOW_UP} (a key's
-   * retry) stays as it is.
-   */
-  Duration idleTimeout(Duration timeout, long passStartNanos, long nowNanos) {
-    if (!followingUp(nowNanos) || timeout.compareTo(FOLLOW_UP) <= 0) {
-      return timeout;
-    }
-    return Duration.ofNanos(Math.max(0, FOLLOW_UP.toNanos() - (nowNanos - passStartNanos)));
+  /** The idle wait at {@code nowNanos}: {@code timeout}, capped while a follow-up is due. */
+  synchronized Duration idleTimeout(Duration timeout, long nowNanos) {
+    boolean followUp = announced && nowNanos - announcedAt < FOLLOW_UP_WINDOW.toNanos();
+    return followUp && timeout.compareTo(FOLLOW_UP) > 0 ? FOLLOW_UP : timeout;
   }
 
-  /** Whether {@code nowNanos} is within {@link #FOLLOW_UP_WINDOW} of the last announcement. */
-  boolean followingUp(long nowNanos) {
-    lock.lock();
-    try {
-      return announced && nowNanos - announcedAt < FOLLOW_UP_WINDOW.toNanos();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  void wake() {
-    lock.lock();
-    try {
-      woken = true;
-      wakeUp.signalAll();
-    } finally {
-      lock.unlock();
-    }
+  synchronized void wake() {
+    woken = true;
+    notifyAll();
   }
 
   /** The database announced new rows (a NOTIFY): wake now, and poll again soon after. */
-  void announce() {
-    lock.lock();
-    try {
-      announced = true;
-      announcedAt = System.nanoTime();
-      wake();
-    } finally {
-      lock.unlock();
-    }
+  synchronized void announce() {
+    announced = true;
+    announcedAt = System.nanoTime();
+    wake();
   }
 }
