@@ -21,6 +21,8 @@ import dev.outboxrelay.writer.Outbox;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -174,6 +176,46 @@ abstract class CdcBehaviour extends KafkaDbFixture {
     await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("after-takeover").size() == 1);
     second.close();
     assertThat(second.state().phase()).isEqualTo(Phase.STOPPED);
+  }
+
+  /**
+   * A closed relay's source lock is free when {@code close()} returns, so a relay started again at
+   * once under the same name streams instead of standing by. Closing the lock's connection alone
+   * freed it only once the server had ended the session; in CI a relay started 70 ms after a close
+   * found the lock still held and stood by. The probe looks within a millisecond of the return.
+   */
+  @Test
+  void aGracefullyClosedRelaysSourceLockIsFreeWhenCloseReturns() throws Exception {
+    String key = "outbox-cdc:cdc_" + dataSource.getPoolName();
+    try (Connection probe = dataSource.getConnection()) {
+      probe.setAutoCommit(true);
+      for (int round = 1; round <= 5; round++) {
+        CdcRelay relay = started(relay());
+        await().atMost(Duration.ofSeconds(30)).until(() -> relay.state().phase() == Phase.ACTIVE);
+        assertThat(lockFree(probe, key)).as("round %d, while streaming", round).isFalse();
+        relay.close();
+        assertThat(lockFree(probe, key)).as("round %d, when close() returned", round).isTrue();
+      }
+    }
+  }
+
+  /** Whether the source lock is free, asked on {@code c} without keeping it. */
+  private boolean lockFree(Connection c, String key) throws SQLException {
+    boolean postgres = dataSource.getJdbcUrl().startsWith("jdbc:postgresql:");
+    String sql =
+        postgres
+            ? "SELECT pg_try_advisory_lock(hashtext(?)) AND pg_advisory_unlock(hashtext(?))"
+            : "SELECT IS_FREE_LOCK(?) = 1";
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, key);
+      if (postgres) {
+        ps.setString(2, key);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getBoolean(1);
+      }
+    }
   }
 
   @Test

@@ -11,12 +11,21 @@ import java.sql.SQLException;
  * Makes sure only one relay reads a source: a session-level advisory lock (PostgreSQL {@code
  * pg_try_advisory_lock}, MySQL/MariaDB {@code GET_LOCK}) held on a dedicated connection for the
  * relay's lifetime. A crashed relay's connection closes and the lock frees itself.
+ *
+ * <p>A graceful {@link #close} releases the lock with a statement before it closes the connection:
+ * closing alone ends the session only when the server has processed the disconnection, which on
+ * PostgreSQL may be after {@code close()} returned, and a relay started again at once under the
+ * same name then found the lock still held and stood by (seen in CI as a start that did not fail).
  */
 final class SourceLock implements AutoCloseable {
   private final Connection connection;
+  private final SqlDialect dialect;
+  private final String key;
 
-  private SourceLock(Connection connection) {
+  private SourceLock(Connection connection, SqlDialect dialect, String key) {
     this.connection = connection;
+    this.dialect = dialect;
+    this.key = key;
   }
 
   /** The lock, or {@code null} if another relay holds it. Uses its own, unpooled connection. */
@@ -29,11 +38,12 @@ final class SourceLock implements AutoCloseable {
         dialect == SqlDialect.POSTGRESQL
             ? "SELECT pg_try_advisory_lock(hashtext(?))"
             : "SELECT GET_LOCK(?, 0)";
+    String key = "outbox-cdc:" + name;
     try (PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setString(1, "outbox-cdc:" + name);
+      ps.setString(1, key);
       try (ResultSet rs = ps.executeQuery()) {
         if (rs.next() && rs.getBoolean(1)) {
-          return new SourceLock(c);
+          return new SourceLock(c, dialect, key);
         }
       }
     }
@@ -59,8 +69,19 @@ final class SourceLock implements AutoCloseable {
     }
   }
 
+  /** Releases the lock (answered by the server before this returns), then the connection. */
   @Override
   public void close() {
+    String sql =
+        dialect == SqlDialect.POSTGRESQL
+            ? "SELECT pg_advisory_unlock(hashtext(?))"
+            : "SELECT RELEASE_LOCK(?)";
+    try (PreparedStatement ps = connection.prepareStatement(sql)) {
+      ps.setString(1, key);
+      ps.executeQuery().close();
+    } catch (SQLException e) {
+      // the connection is gone, and the session's lock with it (or soon, as after a crash)
+    }
     try {
       connection.close(); // ends the session, which releases a session-level lock
     } catch (SQLException e) {
