@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.outboxrelay.core.RelayState.Phase;
 import dev.outboxrelay.it.ErrorLog;
 import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.cdc.CdcStartException;
@@ -27,6 +28,28 @@ class PostgresCdcBehaviourIT extends CdcBehaviour {
   @Override
   void losePosition(String relayName) throws Exception {
     execute("SELECT pg_drop_replication_slot('" + relayName + "')");
+  }
+
+  /**
+   * The server ends the streaming relay's lock session (a failover, an administrator): the relay
+   * stops itself, and its close, which releases the lock with a statement first, does not wait on
+   * the dead connection; the instance standing by takes over and relays what comes next. PostgreSQL
+   * only: {@code pg_terminate_backend} ends exactly the session holding the lock.
+   */
+  @Test
+  void aRelayWhoseLockSessionEndsStopsItselfAndTheStandbyTakesOver() throws Exception {
+    CdcRelay first = started(relay());
+    await().atMost(Duration.ofSeconds(30)).until(() -> first.state().phase() == Phase.ACTIVE);
+    CdcRelay second = started(relay());
+    assertThat(second.state().phase()).isEqualTo(Phase.STANDBY);
+    execute(
+        "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            + " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())");
+    await().atMost(Duration.ofSeconds(30)).until(() -> first.state().phase() == Phase.FAILED);
+    assertThat(first.state().reason()).contains("lost the source lock connection");
+    await().atMost(Duration.ofSeconds(60)).until(() -> second.state().phase() == Phase.ACTIVE);
+    commit("after-lock-loss", 1);
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("after-lock-loss").size() == 1);
   }
 
   /**

@@ -76,6 +76,12 @@ final class SourceLock implements AutoCloseable {
         dialect == SqlDialect.POSTGRESQL
             ? "SELECT pg_advisory_unlock(hashtext(?))"
             : "SELECT RELEASE_LOCK(?)";
+    try {
+      // After a lost lock connection (the relay stops itself) the server may not answer at all.
+      connection.setNetworkTimeout(Runnable::run, 2_000);
+    } catch (SQLException e) {
+      // no network timeout with this driver, or the connection is closed (the statement fails)
+    }
     try (PreparedStatement ps = connection.prepareStatement(sql)) {
       ps.setString(1, key);
       ps.executeQuery().close();
