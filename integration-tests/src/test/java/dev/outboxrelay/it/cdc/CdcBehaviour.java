@@ -161,13 +161,24 @@ abstract class CdcBehaviour extends KafkaDbFixture {
         .isLessThanOrEqualTo(2 * CATCH_UP_BATCH);
   }
 
-  /** The state tells the streaming instance from the one standing by, and follows a takeover. */
-  @Test
-  void aSecondInstanceStandsByUntilTheStreamingOneIsKilled() throws Exception {
+  /** Two instances of one relay: the first streaming, the second standing by. */
+  record StreamingAndStandby(CdcRelay streaming, CdcRelay standby) {}
+
+  /** Starts an instance, waits until it streams, then starts a second, which stands by. */
+  StreamingAndStandby streamingAndStandby() {
     CdcRelay first = started(relay());
     await().atMost(Duration.ofSeconds(30)).until(() -> first.state().phase() == Phase.ACTIVE);
     CdcRelay second = started(relay());
     assertThat(second.state().phase()).isEqualTo(Phase.STANDBY);
+    return new StreamingAndStandby(first, second);
+  }
+
+  /** The state tells the streaming instance from the one standing by, and follows a takeover. */
+  @Test
+  void aSecondInstanceStandsByUntilTheStreamingOneIsKilled() throws Exception {
+    StreamingAndStandby relays = streamingAndStandby();
+    CdcRelay first = relays.streaming();
+    CdcRelay second = relays.standby();
     assertThat(second.state().reason()).contains("another instance holds the source lock");
     first.abort();
     assertThat(first.state().phase()).isEqualTo(Phase.STOPPED);

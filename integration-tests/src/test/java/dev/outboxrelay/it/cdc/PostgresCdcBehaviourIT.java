@@ -38,10 +38,9 @@ class PostgresCdcBehaviourIT extends CdcBehaviour {
    */
   @Test
   void aRelayWhoseLockSessionEndsStopsItselfAndTheStandbyTakesOver() throws Exception {
-    CdcRelay first = started(relay());
-    await().atMost(Duration.ofSeconds(30)).until(() -> first.state().phase() == Phase.ACTIVE);
-    CdcRelay second = started(relay());
-    assertThat(second.state().phase()).isEqualTo(Phase.STANDBY);
+    StreamingAndStandby relays = streamingAndStandby();
+    CdcRelay first = relays.streaming();
+    CdcRelay second = relays.standby();
     execute(
         "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
             + " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())");
