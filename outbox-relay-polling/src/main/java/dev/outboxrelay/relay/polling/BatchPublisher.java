@@ -20,8 +20,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes a claimed batch and applies the outcome per key: the acknowledged prefix is marked
- * done; at a key's first failure the key stops (backs off, or is parked if the failure can never
- * succeed). {@link #send} runs on the worker thread, {@link #finish} on its {@code -apply} thread.
+ * done. Each batch is sent with {@link dev.outboxrelay.core.Publisher#sendBuffered} at once, since
+ * its acknowledgements are awaited next (a Kafka producer would hold it back for {@code
+ * linger.ms}). At a key's first failure the key stops (backs off, or is parked if the failure can
+ * never succeed). {@link #send} runs on the worker thread, {@link #finish} on its {@code -apply}
+ * thread.
  */
 final class BatchPublisher {
   private static final Logger log = LoggerFactory.getLogger(BatchPublisher.class);
@@ -70,7 +73,10 @@ final class BatchPublisher {
       return null;
     }
     long start = System.nanoTime();
-    return new InFlight(rows, stopped, messages, config.publisher().publish(messages), start);
+    CompletionStage<List<PublishResult>> results = config.publisher().publish(messages);
+    // The -apply thread waits for these at once: nothing should wait out the client's linger.
+    config.publisher().sendBuffered();
+    return new InFlight(rows, stopped, messages, results, start);
   }
 
   /** Waits for a sent batch's acknowledgements (up to the publish timeout) and applies them. */

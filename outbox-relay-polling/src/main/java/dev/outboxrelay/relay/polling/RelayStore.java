@@ -117,12 +117,10 @@ final class RelayStore {
   }
 
   private int markFenced(Connection c, List<PendingRow> rows) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql.markDone(rows.size(), keepRows))) {
-      int i = 1;
-      for (PendingRow r : rows) {
-        sql.setId(ps, i++, r.id());
-      }
-      ps.setString(i, owner);
+    try (PreparedStatement ps = c.prepareStatement(sql.markDone(keepRows))) {
+      Long[] seqs = rows.stream().map(PendingRow::sequence).sorted().toArray(Long[]::new);
+      ps.setArray(1, c.createArrayOf("bigint", seqs));
+      ps.setString(2, owner);
       return ps.executeUpdate();
     }
   }
