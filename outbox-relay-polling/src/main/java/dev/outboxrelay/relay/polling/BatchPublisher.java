@@ -79,13 +79,24 @@ final class BatchPublisher {
     return new InFlight(rows, stopped, messages, results, start);
   }
 
-  /** Waits for a sent batch's acknowledgements (up to the publish timeout) and applies them. */
-  Outcome finish(InFlight sent, Leases leases) throws SQLException, InterruptedException {
+  /**
+   * A batch's acknowledged rows, and its acknowledged messages with the time their acknowledgements
+   * took, for the listener once the rows are marked.
+   */
+  record Acked(List<PendingRow> rows, List<OutboxMessage> messages, Duration latency) {}
+
+  /**
+   * Waits for a sent batch's acknowledgements (up to the publish timeout) and applies them: parks
+   * and backs off at once; marks the acknowledged rows at once, or, with {@code deferTo}, leaves
+   * them there for a later {@link #mark} of several batches.
+   */
+  Outcome finish(InFlight sent, Leases leases, PendingMarks deferTo)
+      throws SQLException, InterruptedException {
     List<PublishResult> results =
         BatchOutcome.await(
             sent.results(), sent.messages(), sent.startNanos() + config.publishTimeout().toNanos());
     Duration latency = Duration.ofNanos(System.nanoTime() - sent.startNanos());
-    return apply(sent.rows(), results, sent.stopped(), latency, leases);
+    return apply(sent.rows(), results, sent.stopped(), latency, leases, deferTo);
   }
 
   private Outcome apply(
@@ -93,7 +104,8 @@ final class BatchPublisher {
       List<PublishResult> results,
       Set<String> stopped,
       Duration latency,
-      Leases leases)
+      Leases leases,
+      PendingMarks deferTo)
       throws SQLException {
     BatchOutcome outcome = BatchOutcome.of(results, stopped);
     List<OutboxMessage> done = outcome.acknowledged();
@@ -116,21 +128,40 @@ final class BatchPublisher {
     }
     Set<java.util.UUID> acked = new HashSet<>();
     done.forEach(m -> acked.add(m.id()));
-    int marked = store.markDone(rows.stream().filter(r -> acked.contains(r.id())).toList());
-    if (marked < done.size()) {
+    if (!done.isEmpty()) {
+      Acked batch =
+          new Acked(rows.stream().filter(r -> acked.contains(r.id())).toList(), done, latency);
+      if (deferTo != null) {
+        deferTo.add(batch);
+      } else {
+        mark(List.of(batch), leases);
+      }
+    }
+    return outage ? Outcome.ALL_FAILED_RETRIABLE : Outcome.PROGRESS;
+  }
+
+  /**
+   * Marks acknowledged batches done in one statement, fenced by the lease, then tells the listener
+   * they were published. A refused mark (the lease lost) drops the leases locally.
+   */
+  void mark(List<Acked> batches, Leases leases) throws SQLException {
+    List<PendingRow> rows = new ArrayList<>();
+    batches.forEach(b -> rows.addAll(b.rows()));
+    int marked = store.markDone(rows);
+    if (marked < rows.size()) {
       log.warn(
           "{} - lease lost: {} of {} marks refused by the fence",
           config.name(),
-          done.size() - marked,
-          done.size());
+          rows.size() - marked,
+          rows.size());
       leases.invalidate();
-      safely(() -> config.listener().onFenced(done.size() - marked));
+      safely(() -> config.listener().onFenced(rows.size() - marked));
     }
-    if (!done.isEmpty()) {
-      // An empty call would count as the broker's answer (the daemon's readiness) after an outage.
-      safely(() -> config.listener().onPublished(done, latency));
+    for (Acked b : batches) {
+      // Never with no messages: an empty call would count as the broker's answer (the daemon's
+      // readiness) after an outage.
+      safely(() -> config.listener().onPublished(b.messages(), b.latency()));
     }
-    return outage ? Outcome.ALL_FAILED_RETRIABLE : Outcome.PROGRESS;
   }
 
   private void backOff(PublishResult r, boolean quiet) {

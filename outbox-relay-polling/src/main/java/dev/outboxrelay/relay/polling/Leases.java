@@ -115,6 +115,16 @@ final class Leases {
     }
   }
 
+  /**
+   * The buckets this relay holds now on the database clock (a plain read, which locks nothing),
+   * without changing what it believes it owns.
+   */
+  Set<Integer> held() throws SQLException {
+    try (Connection c = RelaySql.relayConnection(dataSource)) {
+      return read(c, true);
+    }
+  }
+
   /** Forgets the leases locally, e.g. when a fenced statement found one lost. */
   void invalidate() {
     validUntilNanos = System.nanoTime();

@@ -26,13 +26,16 @@ public final class PollingSettings {
       Setting.integer(
           "in-flight-batches", 3, 1, 8, "batches awaiting acknowledgements at once (1 sequential)");
 
-  /** Idle wait between claims; with NOTIFY only the backstop. */
+  /**
+   * The longest idle wait between claims (a live stream is polled sooner); with NOTIFY the
+   * backstop.
+   */
   public static final Setting<Duration> POLL_INTERVAL =
       Setting.duration(
           "poll-interval",
           Duration.ofMillis(250),
           Duration.ofMillis(1),
-          "idle wait between claims; with NOTIFY only the backstop");
+          "longest idle wait between claims (a live stream is polled sooner); with NOTIFY only the backstop");
 
   /** How long a bucket lease lasts without renewal (renewed every third of it). */
   public static final Setting<Duration> LEASE_DURATION =

@@ -41,13 +41,20 @@ final class RelaySql {
     return table.quoted(dialect, c);
   }
 
-  /** Pending rows of the given buckets, oldest first, skipping parked and backing-off keys. */
-  String claim(int buckets, int excludedKeys, boolean strict, boolean keepPublished) {
+  /**
+   * Pending rows of the given buckets, oldest first, skipping parked and backing-off keys and the
+   * rows sent and acknowledged whose mark is still to come ({@code excludedSequences}).
+   */
+  String claim(
+      int buckets, int excludedKeys, int excludedSequences, boolean strict, boolean keepPublished) {
     String pending = keepPublished ? " AND o." + published() + " IS NULL" : "";
     String excluded =
         excludedKeys == 0
             ? ""
             : " AND o." + col(AGGREGATE_ID) + " NOT IN (" + marks(excludedKeys) + ")";
+    if (excludedSequences > 0) {
+      excluded += " AND o." + col(SEQUENCE) + " NOT IN (" + marks(excludedSequences) + ")";
+    }
     String horizon = strict ? " AND o." + col(SEQUENCE) + " <= ?" : "";
     return "SELECT "
         + OutboxRows.selectList(table, dialect)

@@ -45,7 +45,8 @@ final class RelayStore {
   }
 
   /**
-   * Up to {@code limit} pending rows of the buckets, oldest first; malformed rows included.
+   * Up to {@code limit} pending rows of the buckets, oldest first, except the excluded keys' and
+   * sequence values; malformed rows included.
    *
    * <p>Strict order (PostgreSQL): rows are published by sequence prefixes. The relay reads the
    * highest committed {@code seq} S, then takes a transaction id N ({@code txid_current()} in its
@@ -55,7 +56,8 @@ final class RelayStore {
    * still appear: the prefix is final and goes out in {@code seq} order, i.e. insertion order per
    * key even when transactions commit in the opposite order. Until then the claim returns nothing.
    */
-  List<PendingRow> claim(List<Integer> buckets, List<String> excludedKeys, int limit)
+  List<PendingRow> claim(
+      List<Integer> buckets, List<String> excludedKeys, List<Long> excludedSequences, int limit)
       throws SQLException {
     List<PendingRow> rows = new ArrayList<>();
     try (Connection c = connection()) {
@@ -63,13 +65,22 @@ final class RelayStore {
         return rows;
       }
       try (PreparedStatement ps =
-          c.prepareStatement(sql.claim(buckets.size(), excludedKeys.size(), strict, keepRows))) {
+          c.prepareStatement(
+              sql.claim(
+                  buckets.size(),
+                  excludedKeys.size(),
+                  excludedSequences.size(),
+                  strict,
+                  keepRows))) {
         int i = 1;
         for (int b : buckets) {
           ps.setInt(i++, b);
         }
         for (String k : excludedKeys) {
           ps.setString(i++, k);
+        }
+        for (long seq : excludedSequences) {
+          ps.setLong(i++, seq);
         }
         if (strict) {
           ps.setLong(i++, horizonSeq);

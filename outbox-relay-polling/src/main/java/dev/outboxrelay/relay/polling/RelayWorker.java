@@ -42,10 +42,24 @@ import org.slf4j.LoggerFactory;
  * -dead-letter} thread copies parked keys' messages there through {@link #sweepDeadLetters} ({@link
  * DeadLetterSweep}, outbox-relay-state), for the buckets held at the time (parked keys are never
  * claimed, so a copy cannot overtake a batch in flight).
+ *
+ * <p>A live stream (single claims, with more than one batch in flight allowed and no strict order):
+ * after a pass that published rows the relay polls again within {@link Waker#FOLLOW_UP} for {@link
+ * Waker#FOLLOW_UP_WINDOW}, and it marks the acknowledged rows of several passes together ({@link
+ * PendingMarks}), at least every {@link #MARK_DELAY}, before it sleeps longer, rebalances, drains a
+ * backlog or stops, so that finding rows within milliseconds does not cost a durable commit every
+ * few milliseconds beside the application's writers. Until marked, the claims skip those rows by
+ * their {@code seq}, and each pass reads its leases first (a plain read), so a relay that lost a
+ * bucket learns it before its next claim, as it would from its next mark. The rows awaiting their
+ * mark and the batch in flight together stay within {@code batchSize * inFlightBatches}, the bound
+ * on messages sent again after a kill.
  */
 final class RelayWorker implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(RelayWorker.class);
   private static final int MAX_EXCLUDED_KEYS = 1000;
+
+  /** The longest a live stream's acknowledged rows wait for their mark. */
+  static final Duration MARK_DELAY = Duration.ofMillis(50);
 
   private final PollingRelayConfig config;
   private final Leases leases;
@@ -54,6 +68,10 @@ final class RelayWorker implements Runnable {
   private final Waker waker;
   private final IntervalFunction outageBackoff;
   private final DeadLetterSweep deadLetters;
+
+  /** Acknowledged rows of a live stream awaiting their mark; null: every batch marked at once. */
+  private final PendingMarks pendingMarks;
+
   private volatile boolean running = true;
   private volatile boolean aborted;
   private volatile boolean leasesTaken; // the first rebalance ran
@@ -110,6 +128,8 @@ final class RelayWorker implements Runnable {
     // Strict order publishes one sequence prefix at a time: one lane.
     int lanes = config.strictOrder() ? 1 : config.inFlightBatches();
     this.inFlight = new ArrayList<>(Collections.nCopies(lanes, null));
+    // One batch in flight is the sequential loop (claim, publish, mark), as documented.
+    this.pendingMarks = lanes > 1 ? new PendingMarks() : null;
     this.applier = Executors.newSingleThreadExecutor(applyThread);
   }
 
@@ -150,6 +170,7 @@ final class RelayWorker implements Runnable {
   private void finishQuietly() {
     try {
       finishAll();
+      markPending();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Exception e) {
@@ -168,6 +189,7 @@ final class RelayWorker implements Runnable {
       if (outage != null) {
         return outage;
       }
+      markPending(); // while the buckets are still ours
       Set<Integer> before = leases.usable();
       leases.rebalance();
       leasesTaken = true;
@@ -196,18 +218,31 @@ final class RelayWorker implements Runnable {
     if (outage != null) {
       return outage;
     }
+    if (marksDue(System.nanoTime())) {
+      markPending();
+    }
     List<Integer> buckets = new ArrayList<>();
     for (int b : leases.usable()) {
       if (b % active == lane) {
         buckets.add(b);
       }
     }
+    if (!buckets.isEmpty() && !stillHeld(buckets)) {
+      return Duration.ZERO; // rebalances first
+    }
+    List<Long> unmarked = pendingMarks == null ? List.of() : pendingMarks.sequences();
     List<PendingRow> rows =
         buckets.isEmpty()
             ? List.of()
-            : store.claim(buckets, batches.waitingKeys(MAX_EXCLUDED_KEYS), config.batchSize());
+            : store.claim(
+                buckets, batches.waitingKeys(MAX_EXCLUDED_KEYS), unmarked, config.batchSize());
     BatchPublisher.InFlight sent = rows.isEmpty() ? null : batches.send(rows, leases);
-    inFlight.set(lane, sent == null ? null : applier.submit(() -> batches.finish(sent, leases)));
+    PendingMarks deferTo = active == 1 ? pendingMarks : null;
+    inFlight.set(
+        lane, sent == null ? null : applier.submit(() -> batches.finish(sent, leases, deferTo)));
+    if (sent != null && deferTo != null) {
+      waker.followUp();
+    }
     boolean full = rows.size() == config.batchSize();
     shortClaims = full ? 0 : shortClaims + 1;
     if (!rows.isEmpty() && sent == null) {
@@ -215,6 +250,7 @@ final class RelayWorker implements Runnable {
     }
     if (active == 1 && full && inFlight.size() > 1) {
       outage = finish(0); // a backlog: from now on claim lane by lane
+      markPending(); // lanes mark each batch as it is applied
       active = inFlight.size();
       nextLane = 0;
       shortClaims = 0;
@@ -231,10 +267,55 @@ final class RelayWorker implements Runnable {
     if (outage != null) {
       return outage;
     }
-    if (leases.usable().isEmpty()) {
-      return idle(Long.MAX_VALUE);
+    Duration wait =
+        leases.usable().isEmpty() ? idle(Long.MAX_VALUE) : idle(batches.untilNextRetry());
+    long beforeWait = System.nanoTime();
+    if (pendingMarks != null
+        && !pendingMarks.isEmpty()
+        && waker.idleTimeout(wait, beforeWait).compareTo(Waker.FOLLOW_UP) > 0) {
+      markPending(); // no follow-up pass is coming soon
     }
-    return idle(batches.untilNextRetry());
+    return wait;
+  }
+
+  /**
+   * Whether the rows awaiting their mark should be marked before the next claim: the oldest waited
+   * {@link #MARK_DELAY}, or one more batch in flight would take them past {@code batchSize *
+   * inFlightBatches}.
+   */
+  private boolean marksDue(long nowNanos) {
+    if (pendingMarks == null || pendingMarks.isEmpty()) {
+      return false;
+    }
+    int batch = config.batchSize();
+    return pendingMarks.waitedNanos(nowNanos) >= MARK_DELAY.toNanos()
+        || pendingMarks.rows() + batch > batch * inFlight.size();
+  }
+
+  /** Marks every acknowledged row awaiting its mark; kept for the next try if the mark fails. */
+  private void markPending() throws SQLException {
+    if (pendingMarks == null || pendingMarks.isEmpty()) {
+      return;
+    }
+    List<BatchPublisher.Acked> waiting = pendingMarks.waiting();
+    batches.mark(waiting, leases);
+    pendingMarks.marked(waiting);
+  }
+
+  /**
+   * While rows await their mark (a live stream), reads the leases before each claim: without a mark
+   * per pass, this is how a relay that lost a bucket (paused past its lease) learns it before it
+   * claims that bucket again. Then the rows awaiting their mark are marked (the fence refuses those
+   * of the lost buckets) and the leases are forgotten until the next rebalance, now.
+   */
+  private boolean stillHeld(List<Integer> buckets) throws SQLException {
+    if (pendingMarks == null || pendingMarks.isEmpty() || leases.held().containsAll(buckets)) {
+      return true;
+    }
+    markPending();
+    leases.invalidate();
+    nextRebalanceNanos = System.nanoTime();
+    return false;
   }
 
   /**

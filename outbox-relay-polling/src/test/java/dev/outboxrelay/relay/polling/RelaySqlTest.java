@@ -17,7 +17,7 @@ class RelaySqlTest {
 
   @Test
   void claimUsesQuotedNamesAndHoldsParkedKeys() {
-    String pg = new RelaySql(table, SqlDialect.POSTGRESQL).claim(2, 1, true, false);
+    String pg = new RelaySql(table, SqlDialect.POSTGRESQL).claim(2, 1, 0, true, false);
     assertThat(pg)
         .contains("FROM \"app\".\"events\" o WHERE o.\"bucket\" IN (?, ?)")
         .contains(
@@ -25,6 +25,16 @@ class RelaySqlTest {
         .contains("AND o.\"entity_id\" NOT IN (?)")
         .contains("AND o.\"entity_id\" NOT IN (?) AND o.\"seq\" <= ? ORDER BY")
         .endsWith("ORDER BY o.\"seq\" LIMIT ?");
+  }
+
+  /** Rows acknowledged and awaiting their mark are skipped by their {@code seq}. */
+  @Test
+  void claimSkipsRowsAwaitingTheirMark() {
+    String maria = new RelaySql(table, SqlDialect.MARIADB).claim(1, 0, 2, false, true);
+    assertThat(maria)
+        .contains("AND o.`published_at` IS NULL")
+        .contains("AND o.`seq` NOT IN (?, ?) ORDER BY o.`seq` LIMIT ?")
+        .doesNotContain("`entity_id` NOT IN");
   }
 
   /**

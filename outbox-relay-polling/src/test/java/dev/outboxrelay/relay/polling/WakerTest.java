@@ -24,11 +24,27 @@ class WakerTest {
         .isEqualTo(Duration.ofMillis(3));
   }
 
+  /** After the window, waits last as long as the quiet so far: they double up to the interval. */
   @Test
-  void afterTheWindowTheIdleWaitIsThePollIntervalAgain() {
+  void afterTheWindowIdleWaitsGrowWithTheQuietUpToThePollInterval() {
     waker.announce();
-    long later = System.nanoTime() + Waker.FOLLOW_UP_WINDOW.toNanos() + 1;
-    assertThat(waker.idleTimeout(Duration.ofSeconds(5), later)).isEqualTo(Duration.ofSeconds(5));
+    long at = System.nanoTime();
+    long second = Duration.ofSeconds(1).toNanos();
+    assertThat(waker.idleTimeout(Duration.ofSeconds(5), at + second))
+        .isBetween(Duration.ofSeconds(1), Duration.ofSeconds(2));
+    assertThat(waker.idleTimeout(Duration.ofSeconds(5), at + 10 * second))
+        .isEqualTo(Duration.ofSeconds(5));
+  }
+
+  /** A pass that published rows asks for follow-ups (a live stream) but does not wake anyone. */
+  @Test
+  void aFollowUpShortensIdleWaitsWithoutWaking() throws InterruptedException {
+    waker.followUp();
+    assertThat(waker.idleTimeout(Duration.ofSeconds(5), System.nanoTime()))
+        .isEqualTo(Waker.FOLLOW_UP);
+    long before = System.nanoTime();
+    waker.await(Duration.ofMillis(20));
+    assertThat(System.nanoTime() - before).as("not woken").isGreaterThanOrEqualTo(20_000_000);
   }
 
   @Test
