@@ -52,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * their {@code seq}, and each pass reads its leases first (a plain read), so a relay that lost a
  * bucket learns it before its next claim, as it would from its next mark. The rows awaiting their
  * mark and the batch in flight together stay within {@code batchSize * inFlightBatches}, the bound
- * on messages sent again after a kill.
+ * on messages sent again after a kill. A backoff after an outage is not shortened by the
+ * follow-ups, and the rows acknowledged before it are marked first.
  */
 final class RelayWorker implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(RelayWorker.class);
@@ -60,6 +61,12 @@ final class RelayWorker implements Runnable {
 
   /** The longest a live stream's acknowledged rows wait for their mark. */
   static final Duration MARK_DELAY = Duration.ofMillis(50);
+
+  /**
+   * The most rows awaiting their mark that a claim skips ({@code seq NOT IN (...)}): a short list
+   * of parameters (MariaDB turns an IN list of 1,000 values or more into a subquery).
+   */
+  static final int MAX_SKIPPED = 500;
 
   private final PollingRelayConfig config;
   private final Leases leases;
@@ -146,7 +153,7 @@ final class RelayWorker implements Runnable {
         Duration idle = cycle();
         failure = null;
         if (!idle.isZero()) {
-          waker.awaitIdle(idle);
+          waker.await(idle); // cycle() capped an idle wait for follow-ups, not a backoff
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -168,16 +175,25 @@ final class RelayWorker implements Runnable {
 
   /** On a graceful stop: batches still in flight are applied, so they are not sent again. */
   private void finishQuietly() {
+    Exception failed = null;
     try {
       finishAll();
-      markPending();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return;
     } catch (Exception e) {
+      failed = e;
+    }
+    try {
+      markPending(); // acknowledged before the last batches, whatever became of those
+    } catch (Exception e) {
+      failed = failed == null ? e : failed;
+    }
+    if (failed != null) {
       log.warn(
           "{} - last batches not marked (they will be sent again): {}",
           config.name(),
-          e.toString());
+          failed.toString());
     }
   }
 
@@ -187,7 +203,7 @@ final class RelayWorker implements Runnable {
     if (now - nextRebalanceNanos >= 0) {
       Duration outage = finishAll(); // a lane's buckets may change hands
       if (outage != null) {
-        return outage;
+        return outageWait(outage);
       }
       markPending(); // while the buckets are still ours
       Set<Integer> before = leases.usable();
@@ -216,7 +232,7 @@ final class RelayWorker implements Runnable {
     // every batch, since a single claim covers every bucket).
     Duration outage = active == 1 ? finishAll() : finish(lane);
     if (outage != null) {
-      return outage;
+      return outageWait(outage);
     }
     if (marksDue(System.nanoTime())) {
       markPending();
@@ -265,31 +281,41 @@ final class RelayWorker implements Runnable {
     nextLane = 0;
     outage = finishAll();
     if (outage != null) {
-      return outage;
+      return outageWait(outage);
     }
     Duration wait =
-        leases.usable().isEmpty() ? idle(Long.MAX_VALUE) : idle(batches.untilNextRetry());
-    long beforeWait = System.nanoTime();
-    if (pendingMarks != null
-        && !pendingMarks.isEmpty()
-        && waker.idleTimeout(wait, beforeWait).compareTo(Waker.FOLLOW_UP) > 0) {
+        waker.idleTimeout(
+            leases.usable().isEmpty() ? idle(Long.MAX_VALUE) : idle(batches.untilNextRetry()),
+            System.nanoTime());
+    if (wait.compareTo(Waker.FOLLOW_UP) > 0) {
       markPending(); // no follow-up pass is coming soon
     }
     return wait;
   }
 
   /**
+   * The relay-wide backoff when the broker looks down; the rows acknowledged before it are marked
+   * first (that needs the database, not the broker).
+   */
+  private Duration outageWait(Duration outage) throws SQLException {
+    markPending();
+    return outage;
+  }
+
+  /**
    * Whether the rows awaiting their mark should be marked before the next claim: the oldest waited
-   * {@link #MARK_DELAY}, or one more batch in flight would take them past {@code batchSize *
-   * inFlightBatches}.
+   * {@link #MARK_DELAY}, one more batch in flight would take them past {@code batchSize *
+   * inFlightBatches}, or the claim would skip {@link #MAX_SKIPPED} of them or more.
    */
   private boolean marksDue(long nowNanos) {
     if (pendingMarks == null || pendingMarks.isEmpty()) {
       return false;
     }
     int batch = config.batchSize();
+    int rows = pendingMarks.rows();
     return pendingMarks.waitedNanos(nowNanos) >= MARK_DELAY.toNanos()
-        || pendingMarks.rows() + batch > batch * inFlight.size();
+        || rows + batch > batch * inFlight.size()
+        || rows >= MAX_SKIPPED;
   }
 
   /** Marks every acknowledged row awaiting its mark; kept for the next try if the mark fails. */

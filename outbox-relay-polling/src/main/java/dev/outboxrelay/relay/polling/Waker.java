@@ -40,11 +40,6 @@ final class Waker {
     woken = false;
   }
 
-  /** An idle wait: as {@link #await}, but at most {@link #FOLLOW_UP} just after an announcement. */
-  synchronized void awaitIdle(Duration timeout) throws InterruptedException {
-    await(idleTimeout(timeout, System.nanoTime()));
-  }
-
   /**
    * The idle wait at {@code nowNanos}: {@code timeout}, capped at {@link #FOLLOW_UP} within the
    * window after the last announcement or follow-up, and after it at the quiet since then.

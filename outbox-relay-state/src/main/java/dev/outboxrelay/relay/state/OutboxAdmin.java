@@ -98,7 +98,8 @@ public final class OutboxAdmin {
   /**
    * Publishes a kept message again (retention {@code keepFor}); it goes out before the key's
    * pending messages, so per-key order of first deliveries is kept. Returns false if the row is
-   * gone or the message was discarded (a discard is a decision, never undone by a replay).
+   * gone, not published yet (still pending: nothing to replay), or the message was discarded (a
+   * discard is a decision, never undone by a replay).
    */
   public boolean replay(UUID messageId) {
     return run((c, sql) -> Replays.one(c, sql, messageId));

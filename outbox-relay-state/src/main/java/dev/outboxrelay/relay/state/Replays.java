@@ -23,9 +23,12 @@ import java.util.function.Consumer;
 final class Replays {
   private Replays() {}
 
+  /**
+   * Resets one kept row; false if it is gone, discarded, or not published yet (a pending row needs
+   * no replay, and a relay about to mark it published would undo the reset).
+   */
   static boolean one(Connection c, StateSql sql, UUID messageId) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(reset(sql) + sql.col(ID) + " = ?" + sql.andNotDiscarded())) {
+    try (PreparedStatement ps = c.prepareStatement(resetKept(sql, ID, " = ?"))) {
       sql.setId(ps, 1, messageId);
       return ps.executeUpdate() == 1;
     }
