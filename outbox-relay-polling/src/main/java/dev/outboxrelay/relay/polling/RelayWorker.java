@@ -76,8 +76,11 @@ final class RelayWorker implements Runnable {
   private final IntervalFunction outageBackoff;
   private final DeadLetterSweep deadLetters;
 
-  /** Acknowledged rows of a live stream awaiting their mark; null: every batch marked at once. */
-  private final PendingMarks pendingMarks;
+  /** Acknowledged rows of a live stream awaiting their mark (empty unless {@link #deferMarks}). */
+  private final PendingMarks pendingMarks = new PendingMarks();
+
+  /** Whether a live stream's marks wait in {@link #pendingMarks}; else each batch is marked. */
+  private final boolean deferMarks;
 
   private volatile boolean running = true;
   private volatile boolean aborted;
@@ -136,7 +139,7 @@ final class RelayWorker implements Runnable {
     int lanes = config.strictOrder() ? 1 : config.inFlightBatches();
     this.inFlight = new ArrayList<>(Collections.nCopies(lanes, null));
     // One batch in flight is the sequential loop (claim, publish, mark), as documented.
-    this.pendingMarks = lanes > 1 ? new PendingMarks() : null;
+    this.deferMarks = lanes > 1;
     this.applier = Executors.newSingleThreadExecutor(applyThread);
   }
 
@@ -246,14 +249,14 @@ final class RelayWorker implements Runnable {
     if (!buckets.isEmpty() && !stillHeld(buckets)) {
       return Duration.ZERO; // rebalances first
     }
-    List<Long> unmarked = pendingMarks == null ? List.of() : pendingMarks.sequences();
+    List<Long> unmarked = pendingMarks.sequences();
     List<PendingRow> rows =
         buckets.isEmpty()
             ? List.of()
             : store.claim(
                 buckets, batches.waitingKeys(MAX_EXCLUDED_KEYS), unmarked, config.batchSize());
     BatchPublisher.InFlight sent = rows.isEmpty() ? null : batches.send(rows, leases);
-    PendingMarks deferTo = active == 1 ? pendingMarks : null;
+    PendingMarks deferTo = active == 1 && deferMarks ? pendingMarks : null;
     inFlight.set(
         lane, sent == null ? null : applier.submit(() -> batches.finish(sent, leases, deferTo)));
     if (sent != null && deferTo != null) {
@@ -308,7 +311,7 @@ final class RelayWorker implements Runnable {
    * inFlightBatches}, or the claim would skip {@link #MAX_SKIPPED} of them or more.
    */
   private boolean marksDue(long nowNanos) {
-    if (pendingMarks == null || pendingMarks.isEmpty()) {
+    if (pendingMarks.isEmpty()) {
       return false;
     }
     int batch = config.batchSize();
@@ -320,7 +323,7 @@ final class RelayWorker implements Runnable {
 
   /** Marks every acknowledged row awaiting its mark; kept for the next try if the mark fails. */
   private void markPending() throws SQLException {
-    if (pendingMarks == null || pendingMarks.isEmpty()) {
+    if (pendingMarks.isEmpty()) {
       return;
     }
     List<BatchPublisher.Acked> waiting = pendingMarks.waiting();
@@ -335,7 +338,7 @@ final class RelayWorker implements Runnable {
    * of the lost buckets) and the leases are forgotten until the next rebalance, now.
    */
   private boolean stillHeld(List<Integer> buckets) throws SQLException {
-    if (pendingMarks == null || pendingMarks.isEmpty() || leases.held().containsAll(buckets)) {
+    if (pendingMarks.isEmpty() || leases.held().containsAll(buckets)) {
       return true;
     }
     markPending();
