@@ -12,6 +12,7 @@ import dev.outboxrelay.core.OutboxColumn;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.OutboxRows;
+import dev.outboxrelay.core.rows.RowsById;
 import dev.outboxrelay.relay.state.StateSql;
 import java.util.Collections;
 
@@ -199,19 +200,37 @@ final class CdcSql {
     return "DELETE FROM " + outbox + " WHERE " + col(ID) + " = ?";
   }
 
-  /** PostgreSQL: marks these rows done in one statement. */
-  String markDone(int ids) {
-    return mark(" WHERE " + col(ID) + " IN (" + marks(ids) + ")");
+  /**
+   * PostgreSQL: marks the rows whose ids are in one {@code uuid[]} parameter done, one statement (a
+   * primary-key lookup per id, whatever the number of ids; no statement text per batch size).
+   */
+  String markDone() {
+    return mark(" WHERE " + col(ID) + " = ANY(?)");
   }
 
   /**
-   * MySQL/MariaDB: marks one row done, found by its primary key: a range of one row whatever the
-   * table's size or statistics, so it locks that row only. A {@code DELETE ... WHERE id IN (...)}
-   * was planned as a full scan once the list was long relative to the table (see {@link
-   * #lockEach}), and a locking scan waits for every uncommitted insert it meets.
+   * MySQL/MariaDB: marks the rows named in a JSON array of ids done, one statement, one primary-key
+   * lookup per row ({@link RowsById}: whatever the table's size, statistics or character set, it
+   * locks those rows only and never waits for a writer's uncommitted insert). It replaced one point
+   * statement per row, run as a JDBC batch in one transaction.
    */
-  String markOne() {
-    return mark(" WHERE " + col(ID) + " = ?");
+  String markByIds() {
+    return keepRows
+        ? "UPDATE "
+            + RowsById.join(table, dialect)
+            + " SET o."
+            + dialect.quote("published_at")
+            + " = "
+            + dialect.now()
+        : "DELETE o FROM " + RowsById.join(table, dialect);
+  }
+
+  /**
+   * MySQL/MariaDB: deletes the purge candidates named in a JSON array of ids ({@link RowsById})
+   * that are still published longer ago than {@code ?} ms.
+   */
+  String purgeByIds() {
+    return "DELETE o FROM " + RowsById.join(table, dialect) + " WHERE o." + publishedBefore();
   }
 
   private String mark(String where) {
@@ -242,16 +261,11 @@ final class CdcSql {
   /**
    * MySQL/MariaDB: the purge's candidates, by a plain (non-locking) read. No index leads with
    * {@code published_at}, so a {@code DELETE} by that condition would be a locking full scan,
-   * waiting for every uncommitted insert it meets; the candidates are deleted one by one by primary
-   * key ({@link #purgeOne}).
+   * waiting for every uncommitted insert it meets; the candidates are deleted by primary key
+   * ({@link #purgeByIds}).
    */
   String purgeCandidates() {
     return "SELECT " + col(ID) + " FROM " + outbox + " WHERE " + publishedBefore() + " LIMIT ?";
-  }
-
-  /** MySQL/MariaDB: deletes one purge candidate by primary key, if it is still published. */
-  String purgeOne() {
-    return "DELETE FROM " + outbox + " WHERE " + col(ID) + " = ? AND " + publishedBefore();
   }
 
   private String publishedBefore() {

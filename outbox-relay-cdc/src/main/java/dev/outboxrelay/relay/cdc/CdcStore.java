@@ -3,8 +3,8 @@ package dev.outboxrelay.relay.cdc;
 import static dev.outboxrelay.core.OutboxColumn.ID;
 import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
-import dev.outboxrelay.core.SqlBatch;
 import dev.outboxrelay.core.rows.PendingRow;
+import dev.outboxrelay.core.rows.RowsById;
 import dev.outboxrelay.relay.cdc.internal.PublishedLog;
 import dev.outboxrelay.relay.state.StateSql;
 import java.nio.ByteBuffer;
@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs {@link CdcSql} statements in READ COMMITTED, each in its own auto-commit unit except the
- * MySQL/MariaDB marks and purges ({@link SqlBatch}: point statements in one transaction per batch).
+ * retention's (a logged batch's marks with the forgetting of its log row).
  */
 final class CdcStore {
   private static final Logger log = LoggerFactory.getLogger(CdcStore.class);
@@ -182,30 +182,27 @@ final class CdcStore {
     }
   }
 
-  /**
-   * Marks these rows done. MySQL/MariaDB: one point statement per row by primary key (see {@link
-   * CdcSql#markOne}), in one transaction.
-   */
+  /** Marks these rows done, one statement ({@link CdcSql#markDone}, {@link CdcSql#markByIds}). */
   void markDone(List<UUID> ids) throws SQLException {
     try (Connection c = connection()) {
       markDone(c, ids);
     }
   }
 
-  /**
-   * On {@code c}: in a transaction already open there, the marks join it (and MySQL/MariaDB's point
-   * statements commit it).
-   */
+  /** On {@code c}: in a transaction already open there, the mark joins it. */
   private void markDone(Connection c, List<UUID> ids) throws SQLException {
     if (ids.isEmpty()) {
       return;
     }
     if (sql.locksToWait()) {
-      SqlBatch.eachKeyInOrder(c, sql.markOne(), ids.stream().map(UUID::toString).toList());
+      try (PreparedStatement ps = c.prepareStatement(sql.markByIds())) {
+        ps.setString(1, RowsById.json(ids));
+        ps.executeUpdate();
+      }
       return;
     }
-    try (PreparedStatement ps = c.prepareStatement(sql.markDone(ids.size()))) {
-      bindIds(ps, 1, ids);
+    try (PreparedStatement ps = c.prepareStatement(sql.markDone())) {
+      ps.setArray(1, c.createArrayOf("uuid", ids.toArray()));
       ps.executeUpdate();
     }
   }
@@ -344,22 +341,25 @@ final class CdcStore {
   /** Deletes at most {@code limit} rows published longer ago than the window; returns how many. */
   int purge(Duration window, int limit) throws SQLException {
     if (sql.locksToWait()) {
-      List<String> ids = new ArrayList<>();
+      List<UUID> ids = new ArrayList<>();
       try (Connection c = connection();
           PreparedStatement ps = c.prepareStatement(sql.purgeCandidates())) {
         ps.setLong(1, window.toMillis());
         ps.setInt(2, limit);
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
-            ids.add(rs.getString(1));
+            ids.add(UUID.fromString(rs.getString(1)));
           }
         }
       }
       if (ids.isEmpty()) {
         return 0;
       }
-      try (Connection c = connection()) {
-        return SqlBatch.eachKeyInOrder(c, sql.purgeOne(), ids, window.toMillis());
+      try (Connection c = connection();
+          PreparedStatement ps = c.prepareStatement(sql.purgeByIds())) {
+        ps.setString(1, RowsById.json(ids));
+        ps.setLong(2, window.toMillis());
+        return ps.executeUpdate();
       }
     }
     try (Connection c = connection();

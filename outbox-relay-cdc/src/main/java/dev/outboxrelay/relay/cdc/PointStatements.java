@@ -11,8 +11,8 @@ import java.util.List;
 /**
  * MySQL/MariaDB: the relay's shared-lock reads, each naming one row by a unique key, so that none
  * can be planned as a scan that waits for an unrelated writer's uncommitted insert (see {@link
- * CdcSql#lockEach}). Marks and purges, which lock rows the same way by primary key, run through
- * {@link dev.outboxrelay.core.SqlBatch}.
+ * CdcSql#lockEach}). Marks and purges lock rows the same way, one primary-key lookup per row, in
+ * one statement each ({@link CdcSql#markByIds}).
  */
 final class PointStatements {
   /** Rows per point-read statement (a UNION ALL of that many SELECTs). */

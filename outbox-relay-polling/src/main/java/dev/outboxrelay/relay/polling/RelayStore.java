@@ -3,9 +3,9 @@ package dev.outboxrelay.relay.polling;
 import static dev.outboxrelay.core.OutboxColumn.ID;
 import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
-import dev.outboxrelay.core.SqlBatch;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.PendingRow;
+import dev.outboxrelay.core.rows.RowsById;
 import dev.outboxrelay.relay.state.StateSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.UUID;
 import javax.sql.DataSource;
 
 /** The relay's statements against the outbox table; each runs in its own auto-commit unit. */
@@ -138,10 +138,10 @@ final class RelayStore {
 
   /**
    * MySQL/MariaDB: reads which buckets this relay still holds, then marks the rows of those by
-   * their {@code seq}, one statement ({@link RelaySql#markBySequence}: a unique-index lookup per
-   * row, in ascending {@code seq}, so two relays marking at once lock rows in the same order and
-   * cannot deadlock). Nothing here locks a lease or a row that is not marked, so a mark never
-   * queues behind a writer's uncommitted insert and never holds up the lease renewal.
+   * their ids, one statement ({@link RelaySql#markByIds}: a primary-key lookup per row, in
+   * ascending id order, so two relays marking at once lock rows in the same order and cannot
+   * deadlock). Nothing here locks a lease or a row that is not marked, so a mark never queues
+   * behind a writer's uncommitted insert and never holds up the lease renewal.
    *
    * <p>The fence read is not a locking read, and need not be. What the fence guarantees: a relay
    * that lost a bucket has its marks of that bucket refused, learns it (onFenced, local leases
@@ -158,14 +158,8 @@ final class RelayStore {
     if (marked.isEmpty()) {
       return 0;
     }
-    try (PreparedStatement ps = c.prepareStatement(sql.markBySequence(keepRows))) {
-      ps.setString(
-          1,
-          marked.stream()
-              .mapToLong(PendingRow::sequence)
-              .sorted()
-              .mapToObj(Long::toString)
-              .collect(Collectors.joining(",", "[", "]")));
+    try (PreparedStatement ps = c.prepareStatement(sql.markByIds(keepRows))) {
+      ps.setString(1, RowsById.json(marked.stream().map(PendingRow::id).toList()));
       ps.executeUpdate();
     }
     return marked.size(); // the rows the fence let through (a row already gone counts as done)
@@ -234,12 +228,12 @@ final class RelayStore {
   /**
    * MySQL/MariaDB: no index leads with published_at, so a DELETE by that condition would be a
    * locking full scan, waiting on every uncommitted insert it meets. The candidates are found by a
-   * plain (non-locking) read and deleted by primary key, the condition checked again (a replayed
-   * row is pending again and stays).
+   * plain (non-locking) read and deleted by primary key in one statement ({@link RowsById}), the
+   * condition checked again (a replayed row is pending again and stays).
    */
   private int purgeByKey(Connection c, Duration window, int limit) throws SQLException {
     String older = publishedBefore();
-    List<String> ids = new ArrayList<>();
+    List<UUID> ids = new ArrayList<>();
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT " + sql.col(ID) + " FROM " + sql.outbox + " WHERE " + older + " LIMIT ?")) {
@@ -247,15 +241,20 @@ final class RelayStore {
       ps.setInt(2, limit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          ids.add(rs.getString(1));
+          ids.add(UUID.fromString(rs.getString(1)));
         }
       }
     }
-    return SqlBatch.eachKeyInOrder(
-        c,
-        "DELETE FROM " + sql.outbox + " WHERE " + sql.col(ID) + " = ? AND " + older,
-        ids,
-        window.toMillis());
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "DELETE o FROM " + RowsById.join(sql.table(), sql.dialect) + " WHERE o." + older)) {
+      ps.setString(1, RowsById.json(ids));
+      ps.setLong(2, window.toMillis());
+      return ps.executeUpdate();
+    }
   }
 
   /** Published longer ago than a bound number of milliseconds (one {@code ?}). */

@@ -57,19 +57,17 @@ class RelaySqlTest {
    * values' table first ({@code STRAIGHT_JOIN}), so every row is found by a unique-index lookup.
    */
   @Test
-  void mariaDbMarksRowsBySequenceLookupsAfterReadingTheLeases() {
+  void mariaDbMarksRowsByPrimaryKeyLookupsAfterReadingTheLeases() {
     RelaySql maria = new RelaySql(table, SqlDialect.MARIADB);
     assertThat(maria.heldBuckets(2))
         .isEqualTo(
             "SELECT bucket FROM `app`.`events_lease` WHERE bucket IN (?, ?) AND owner = ?"
                 + " AND expires_at > CURRENT_TIMESTAMP(6)");
-    String values = "JSON_TABLE(?, '$[*]' COLUMNS (s BIGINT PATH '$')) AS v STRAIGHT_JOIN";
-    assertThat(maria.markBySequence(true))
-        .isEqualTo(
-            "UPDATE "
-                + values
-                + " `app`.`events` o ON o.`seq` = v.s SET o.`published_at` = CURRENT_TIMESTAMP(6)");
-    assertThat(maria.markBySequence(false))
-        .isEqualTo("DELETE o FROM " + values + " `app`.`events` o ON o.`seq` = v.s");
+    String rows =
+        "JSON_TABLE(?, '$[*]' COLUMNS (i CHAR(36) CHARACTER SET ascii PATH '$')) AS v"
+            + " STRAIGHT_JOIN `app`.`events` o FORCE INDEX (PRIMARY) ON o.`id` = v.i";
+    assertThat(maria.markByIds(true))
+        .isEqualTo("UPDATE " + rows + " SET o.`published_at` = CURRENT_TIMESTAMP(6)");
+    assertThat(maria.markByIds(false)).isEqualTo("DELETE o FROM " + rows);
   }
 }
