@@ -268,10 +268,8 @@ final class CdcStore {
           try (PreparedStatement forget = c.prepareStatement(sql.forgetBatch())) {
             forget.setLong(1, batch.getKey());
             forget.executeUpdate();
-            markDone(c, batch.getValue()); // commits, or rolls back and throws
-            if (!c.getAutoCommit()) {
-              c.commit();
-            }
+            markDone(c, batch.getValue());
+            c.commit();
           } catch (SQLException | RuntimeException e) {
             c.rollback();
             throw e;

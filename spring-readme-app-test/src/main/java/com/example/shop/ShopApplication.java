@@ -1,4 +1,4 @@
-package dev.outboxrelay.readmeapp;
+package com.example.shop;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;

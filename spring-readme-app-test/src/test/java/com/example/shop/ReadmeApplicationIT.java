@@ -1,4 +1,4 @@
-package dev.outboxrelay.readmeapp;
+package com.example.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -63,7 +63,10 @@ class ReadmeApplicationIT {
     assertThat(log)
         .contains("shop: placed 50, committed 45, shipped 45")
         .contains("shop: outbox health UP")
-        .containsPattern("shop: outbox meters \\[outbox[^\\]]*\\]");
+        .containsPattern("shop: outbox meters \\[.*outbox\\.backlog\\.messages.*\\]")
+        .containsPattern("shop: outbox meters \\[.*outbox\\.dedup\\.outcomes.*\\]")
+        .containsPattern("shop: outbox meters \\[.*outbox\\.published.*\\]")
+        .containsPattern("shop: outbox meters \\[.*outbox\\.relay\\.ready.*\\]");
     assertThat(log).as("the database password").doesNotContain(password);
 
     try (Connection c = DB.server().connect(db)) {

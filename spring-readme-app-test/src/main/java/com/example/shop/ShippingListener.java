@@ -1,4 +1,4 @@
-package dev.outboxrelay.readmeapp;
+package com.example.shop;
 
 import dev.outboxrelay.spring.Deduplicated;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

@@ -1,4 +1,4 @@
-package dev.outboxrelay.readmeapp;
+package com.example.shop;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.outboxrelay.readmeapp;
+package com.example.shop;
 
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.spring.SpringOutbox;
