@@ -48,6 +48,34 @@ public final class RowsById {
         + " = v.i";
   }
 
+  /**
+   * Marks the rows named by {@link #json} (the one parameter): {@code DELETE o FROM} the {@link
+   * #join}, or with {@code keepPublished} an {@code UPDATE} of it that sets {@code published_at}.
+   */
+  public static String mark(OutboxTable table, SqlDialect dialect, boolean keepPublished) {
+    return keepPublished
+        ? "UPDATE "
+            + join(table, dialect)
+            + " SET o."
+            + dialect.quote("published_at")
+            + " = "
+            + dialect.now()
+        : "DELETE o FROM " + join(table, dialect);
+  }
+
+  /**
+   * Deletes the rows named by {@link #json} (the first parameter) that are still published longer
+   * ago than the second parameter, in milliseconds: a purge's candidates, checked again.
+   */
+  public static String purge(OutboxTable table, SqlDialect dialect) {
+    return "DELETE o FROM "
+        + join(table, dialect)
+        + " WHERE o."
+        + dialect.quote("published_at")
+        + " < "
+        + dialect.nowMinusMillis();
+  }
+
   /** The ids as a JSON array in ascending order; a uuid's characters need no escaping. */
   public static String json(Collection<UUID> ids) {
     if (ids.isEmpty()) {

@@ -215,14 +215,7 @@ final class CdcSql {
    * statement per row, run as a JDBC batch in one transaction.
    */
   String markByIds() {
-    return keepRows
-        ? "UPDATE "
-            + RowsById.join(table, dialect)
-            + " SET o."
-            + dialect.quote("published_at")
-            + " = "
-            + dialect.now()
-        : "DELETE o FROM " + RowsById.join(table, dialect);
+    return RowsById.mark(table, dialect, keepRows);
   }
 
   /**
@@ -230,7 +223,7 @@ final class CdcSql {
    * that are still published longer ago than {@code ?} ms.
    */
   String purgeByIds() {
-    return "DELETE o FROM " + RowsById.join(table, dialect) + " WHERE o." + publishedBefore();
+    return RowsById.purge(table, dialect);
   }
 
   private String mark(String where) {

@@ -128,10 +128,7 @@ final class RelaySql {
    * a full scan and waited for an open writer's insert.
    */
   String markByIds(boolean keepPublished) {
-    String join = RowsById.join(table, dialect);
-    return keepPublished
-        ? "UPDATE " + join + " SET o." + published() + " = " + dialect.now()
-        : "DELETE o FROM " + join;
+    return RowsById.mark(table, dialect, keepPublished);
   }
 
   private String mark(String where, boolean keepPublished) {

@@ -248,9 +248,7 @@ final class RelayStore {
     if (ids.isEmpty()) {
       return 0;
     }
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "DELETE o FROM " + RowsById.join(sql.table(), sql.dialect) + " WHERE o." + older)) {
+    try (PreparedStatement ps = c.prepareStatement(RowsById.purge(sql.table(), sql.dialect))) {
       ps.setString(1, RowsById.json(ids));
       ps.setLong(2, window.toMillis());
       return ps.executeUpdate();
