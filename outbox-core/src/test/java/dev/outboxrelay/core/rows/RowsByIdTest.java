@@ -26,4 +26,15 @@ class RowsByIdTest {
             "JSON_TABLE(?, '$[*]' COLUMNS (i CHAR(36) CHARACTER SET ascii PATH '$')) AS v"
                 + " STRAIGHT_JOIN `app`.`events` o FORCE INDEX (PRIMARY) ON o.`id` = v.i");
   }
+
+  @Test
+  void aPurgeDeletesTheNamedRowsOnlyIfStillPublishedLongEnoughAgo() {
+    OutboxTable table = OutboxTable.builder().name("outbox").build();
+    assertThat(RowsById.purge(table, SqlDialect.MARIADB))
+        .isEqualTo(
+            "DELETE o FROM "
+                + RowsById.join(table, SqlDialect.MARIADB)
+                + " WHERE o.`published_at` < "
+                + SqlDialect.MARIADB.nowMinusMillis());
+  }
 }

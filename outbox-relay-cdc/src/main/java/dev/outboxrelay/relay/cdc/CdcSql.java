@@ -41,6 +41,10 @@ final class CdcSql {
     this.published = table.qualifiedCompanion(dialect, "cdc_published");
   }
 
+  OutboxTable table() {
+    return table;
+  }
+
   String col(OutboxColumn c) {
     return table.quoted(dialect, c);
   }
@@ -218,14 +222,6 @@ final class CdcSql {
     return RowsById.mark(table, dialect, keepRows);
   }
 
-  /**
-   * MySQL/MariaDB: deletes the purge candidates named in a JSON array of ids ({@link RowsById})
-   * that are still published longer ago than {@code ?} ms.
-   */
-  String purgeByIds() {
-    return RowsById.purge(table, dialect);
-  }
-
   private String mark(String where) {
     return keepRows
         ? "UPDATE "
@@ -247,24 +243,6 @@ final class CdcSql {
   }
 
   /** PostgreSQL: deletes at most {@code ?} rows published longer ago than {@code ?} ms. */
-  String purge() {
-    return dialect.deleteAtMost(outbox, col(ID), publishedBefore(), "");
-  }
-
-  /**
-   * MySQL/MariaDB: the purge's candidates, by a plain (non-locking) read. No index leads with
-   * {@code published_at}, so a {@code DELETE} by that condition would be a locking full scan,
-   * waiting for every uncommitted insert it meets; the candidates are deleted by primary key
-   * ({@link #purgeByIds}).
-   */
-  String purgeCandidates() {
-    return "SELECT " + col(ID) + " FROM " + outbox + " WHERE " + publishedBefore() + " LIMIT ?";
-  }
-
-  private String publishedBefore() {
-    return dialect.quote("published_at") + " < " + dialect.nowMinusMillis();
-  }
-
   /**
    * Debezium's JDBC stores' tables; created up front (its own existence check is unreliable on
    * MySQL).

@@ -4,6 +4,7 @@ import static dev.outboxrelay.core.OutboxColumn.ID;
 import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
 import dev.outboxrelay.core.rows.PendingRow;
+import dev.outboxrelay.core.rows.PublishedRows;
 import dev.outboxrelay.core.rows.RowsById;
 import dev.outboxrelay.relay.cdc.internal.PublishedLog;
 import dev.outboxrelay.relay.state.StateSql;
@@ -338,33 +339,8 @@ final class CdcStore {
 
   /** Deletes at most {@code limit} rows published longer ago than the window; returns how many. */
   int purge(Duration window, int limit) throws SQLException {
-    if (sql.locksToWait()) {
-      List<UUID> ids = new ArrayList<>();
-      try (Connection c = connection();
-          PreparedStatement ps = c.prepareStatement(sql.purgeCandidates())) {
-        ps.setLong(1, window.toMillis());
-        ps.setInt(2, limit);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            ids.add(UUID.fromString(rs.getString(1)));
-          }
-        }
-      }
-      if (ids.isEmpty()) {
-        return 0;
-      }
-      try (Connection c = connection();
-          PreparedStatement ps = c.prepareStatement(sql.purgeByIds())) {
-        ps.setString(1, RowsById.json(ids));
-        ps.setLong(2, window.toMillis());
-        return ps.executeUpdate();
-      }
-    }
-    try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(sql.purge())) {
-      ps.setLong(1, window.toMillis());
-      ps.setInt(2, limit);
-      return ps.executeUpdate();
+    try (Connection c = connection()) {
+      return PublishedRows.purge(c, sql.table(), sql.dialect, window, limit);
     }
   }
 

@@ -1,10 +1,10 @@
 package dev.outboxrelay.relay.polling;
 
-import static dev.outboxrelay.core.OutboxColumn.ID;
 import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.PendingRow;
+import dev.outboxrelay.core.rows.PublishedRows;
 import dev.outboxrelay.core.rows.RowsById;
 import dev.outboxrelay.relay.state.StateSql;
 import java.sql.Connection;
@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import javax.sql.DataSource;
 
 /** The relay's statements against the outbox table; each runs in its own auto-commit unit. */
@@ -206,58 +205,14 @@ final class RelayStore {
     }
   }
 
-  /** Deletes published rows older than the window, at most {@code limit}; returns the count. */
+  /**
+   * Deletes published rows older than the window, at most {@code limit}; returns the count ({@link
+   * PublishedRows#purge}).
+   */
   int purgePublished(Duration window, int limit) throws SQLException {
     try (Connection c = connection()) {
-      return sql.dialect == SqlDialect.POSTGRESQL
-          ? purgeInOne(c, window, limit)
-          : purgeByKey(c, window, limit);
+      return PublishedRows.purge(c, sql.table(), sql.dialect, window, limit);
     }
-  }
-
-  private int purgeInOne(Connection c, Duration window, int limit) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            sql.dialect.deleteAtMost(sql.outbox, sql.col(ID), publishedBefore(), ""))) {
-      ps.setLong(1, window.toMillis());
-      ps.setInt(2, limit);
-      return ps.executeUpdate();
-    }
-  }
-
-  /**
-   * MySQL/MariaDB: no index leads with published_at, so a DELETE by that condition would be a
-   * locking full scan, waiting on every uncommitted insert it meets. The candidates are found by a
-   * plain (non-locking) read and deleted by primary key in one statement ({@link RowsById}), the
-   * condition checked again (a replayed row is pending again and stays).
-   */
-  private int purgeByKey(Connection c, Duration window, int limit) throws SQLException {
-    String older = publishedBefore();
-    List<UUID> ids = new ArrayList<>();
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT " + sql.col(ID) + " FROM " + sql.outbox + " WHERE " + older + " LIMIT ?")) {
-      ps.setLong(1, window.toMillis());
-      ps.setInt(2, limit);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          ids.add(UUID.fromString(rs.getString(1)));
-        }
-      }
-    }
-    if (ids.isEmpty()) {
-      return 0;
-    }
-    try (PreparedStatement ps = c.prepareStatement(RowsById.purge(sql.table(), sql.dialect))) {
-      ps.setString(1, RowsById.json(ids));
-      ps.setLong(2, window.toMillis());
-      return ps.executeUpdate();
-    }
-  }
-
-  /** Published longer ago than a bound number of milliseconds (one {@code ?}). */
-  private String publishedBefore() {
-    return sql.published() + " < " + sql.dialect.nowMinusMillis();
   }
 
   private Connection connection() throws SQLException {

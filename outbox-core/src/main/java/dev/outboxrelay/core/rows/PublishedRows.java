@@ -1,0 +1,68 @@
+package dev.outboxrelay.core.rows;
+
+import static dev.outboxrelay.core.OutboxColumn.ID;
+
+import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.SqlDialect;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Retention of rows kept after publishing ({@code published_at} set): both relays purge them the
+ * same way. Stateless.
+ */
+public final class PublishedRows {
+  private PublishedRows() {}
+
+  /**
+   * Deletes at most {@code limit} rows published longer ago than {@code window}, on {@code c} as it
+   * is (auto-commit, the caller's isolation); returns how many.
+   *
+   * <p>PostgreSQL: one statement. MySQL/MariaDB: no index leads with {@code published_at}, so a
+   * {@code DELETE} by that condition would be a locking full scan, waiting for every uncommitted
+   * insert it meets. The candidates are found by a plain (non-locking) read and deleted by primary
+   * key in one statement ({@link RowsById#purge}), the condition checked again: a row replayed in
+   * between is pending again and stays.
+   */
+  public static int purge(
+      Connection c, OutboxTable table, SqlDialect dialect, Duration window, int limit)
+      throws SQLException {
+    String olderThanWindow = dialect.quote("published_at") + " < " + dialect.nowMinusMillis();
+    String outbox = table.qualifiedName(dialect);
+    String id = table.quoted(dialect, ID);
+    if (dialect == SqlDialect.POSTGRESQL) {
+      try (PreparedStatement ps =
+          c.prepareStatement(dialect.deleteAtMost(outbox, id, olderThanWindow, ""))) {
+        ps.setLong(1, window.toMillis());
+        ps.setInt(2, limit);
+        return ps.executeUpdate();
+      }
+    }
+    List<UUID> ids = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT " + id + " FROM " + outbox + " WHERE " + olderThanWindow + " LIMIT ?")) {
+      ps.setLong(1, window.toMillis());
+      ps.setInt(2, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          ids.add(UUID.fromString(rs.getString(1)));
+        }
+      }
+    }
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    try (PreparedStatement ps = c.prepareStatement(RowsById.purge(table, dialect))) {
+      ps.setString(1, RowsById.json(ids));
+      ps.setLong(2, window.toMillis());
+      return ps.executeUpdate();
+    }
+  }
+}
