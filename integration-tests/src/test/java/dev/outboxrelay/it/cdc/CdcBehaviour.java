@@ -14,6 +14,7 @@ import dev.outboxrelay.it.SlowAcks;
 import dev.outboxrelay.relay.cdc.CdcPositionLostException;
 import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.cdc.CdcRelayBuilder;
+import dev.outboxrelay.relay.cdc.CdcStartException;
 import dev.outboxrelay.testing.DeliveryCheck;
 import dev.outboxrelay.testing.FaultyPublisher;
 import dev.outboxrelay.testing.Workload;
@@ -37,6 +38,48 @@ abstract class CdcBehaviour extends KafkaDbFixture {
 
   /** Makes the stored position unreadable: drop the slot, or purge the binlog. */
   abstract void losePosition(String relayName) throws Exception;
+
+  /**
+   * Grants {@code user} what Debezium's stores write as the source user (outbox-relay-cdc README).
+   */
+  abstract void grantStoreWrites(String user) throws Exception;
+
+  /** Takes from {@code user}, or gives back, the right to insert into the offsets table. */
+  abstract void allowPositionWrites(String user, boolean allowed) throws Exception;
+
+  /**
+   * A source user that may read the outbox and the stream but not write what Debezium's stores
+   * write as that user: the relay does not start, and says which table and which user. Granted, it
+   * streams; when the right to write its position is taken away while it runs, it still publishes
+   * but reads FAILED, saying it cannot store its position, and ACTIVE again once the right is back,
+   * with every row then retained. Until 2026-12-06 such a relay published, never stored a position,
+   * and read ACTIVE, while Debezium's store retried the refused write in a loop (1,500 warnings a
+   * minute).
+   */
+  void aSourceUserMustWriteWhatTheStoresWrite(String user, String password) throws Exception {
+    CdcRelay refused = relay().source(dataSource.getJdbcUrl(), user, password).build();
+    closeables.add(refused);
+    assertThatThrownBy(refused::start)
+        .isInstanceOf(CdcStartException.class)
+        .hasMessageContaining("the source user '" + user + "' cannot write")
+        .hasMessageContaining("grant it");
+    assertThat(refused.state().phase()).isEqualTo(Phase.FAILED);
+    grantStoreWrites(user);
+    CdcRelay relay = started(relay().source(dataSource.getJdbcUrl(), user, password));
+    commit("granted", 1);
+    await().atMost(Duration.ofSeconds(60)).until(() -> receivedIds("granted").size() == 1);
+    assertThat(relay.state().phase()).isEqualTo(Phase.ACTIVE);
+
+    allowPositionWrites(user, false);
+    commit("revoked", 1);
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("revoked").size() == 1);
+    await().atMost(Duration.ofSeconds(30)).until(() -> relay.state().phase() == Phase.FAILED);
+    assertThat(relay.state().reason()).contains("cannot store its position");
+
+    allowPositionWrites(user, true);
+    await().atMost(Duration.ofSeconds(30)).until(() -> relay.state().phase() == Phase.ACTIVE);
+    await().atMost(Duration.ofSeconds(30)).until(() -> count("SELECT COUNT(*) FROM outbox") == 0);
+  }
 
   CdcRelayBuilder relay() {
     return CdcRelay.builder()

@@ -12,6 +12,45 @@ class MariaDbCdcBehaviourIT extends CdcBehaviour {
     return DB.server();
   }
 
+  @Override
+  void grantStoreWrites(String user) throws Exception {
+    execute("GRANT SELECT, INSERT, DELETE ON outbox_cdc_offsets TO " + account(user));
+    execute("GRANT INSERT ON outbox_cdc_published TO " + account(user));
+    execute("GRANT SELECT, INSERT ON outbox_cdc_history TO " + account(user));
+  }
+
+  @Override
+  void allowPositionWrites(String user, boolean allowed) throws Exception {
+    execute(
+        (allowed ? "GRANT" : "REVOKE")
+            + " INSERT ON outbox_cdc_offsets "
+            + (allowed ? "TO " : "FROM ")
+            + account(user));
+  }
+
+  private static String account(String user) {
+    return "'" + user + "'@'%'";
+  }
+
+  /**
+   * The rights Debezium's MariaDB connector documents, and CREATE in the database (the relay
+   * creates the stores' tables as the source user), but no write on any table.
+   */
+  @org.junit.jupiter.api.Test
+  void aSourceUserMustWriteWhatTheStoresWrite() throws Exception {
+    String user = "reader_" + dataSource.getPoolName().toLowerCase(java.util.Locale.ROOT);
+    String database;
+    try (var c = dataSource.getConnection()) {
+      database = c.getCatalog();
+    }
+    execute("CREATE USER " + account(user) + " IDENTIFIED BY 'reader'");
+    execute(
+        "GRANT SELECT, RELOAD, SHOW DATABASES, REPLICATION SLAVE, BINLOG MONITOR ON *.* TO "
+            + account(user));
+    execute("GRANT CREATE ON `" + database + "`.* TO " + account(user));
+    aSourceUserMustWriteWhatTheStoresWrite(user, "reader");
+  }
+
   /**
    * Rotates the binlog and purges every file before the new one, as an operator's cleanup would.
    */

@@ -76,20 +76,82 @@ class PostgresCdcBehaviourIT extends CdcBehaviour {
     await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("inserts-only").size() == 2);
   }
 
-  /**
-   * A publication its owner provisioned (publishing everything), read by a user that only has
-   * replication rights: the relay cannot make it INSERT-only, says so, and streams through it as it
-   * is.
-   */
-  @Test
-  void aPublicationItsUserCannotAlterIsUsedAsProvisioned() throws Exception {
-    String name = "cdc_prov_" + dataSource.getPoolName().toLowerCase(java.util.Locale.ROOT);
+  @Override
+  void grantStoreWrites(String user) throws Exception {
+    execute("GRANT SELECT, INSERT, DELETE ON outbox_cdc_offsets TO " + user);
+    execute("GRANT INSERT ON outbox_cdc_published TO " + user);
+    execute("GRANT USAGE ON SEQUENCE outbox_cdc_published_batch_seq TO " + user);
+  }
+
+  @Override
+  void allowPositionWrites(String user, boolean allowed) throws Exception {
+    execute(
+        (allowed ? "GRANT" : "REVOKE")
+            + " INSERT ON outbox_cdc_offsets "
+            + (allowed ? "TO " : "FROM ")
+            + user);
+  }
+
+  /** A login with replication rights that may read the outbox, and its relay's publication. */
+  private String reader(String relayName) throws Exception {
     String role = "reader_" + dataSource.getPoolName().toLowerCase(java.util.Locale.ROOT);
     execute("CREATE ROLE " + role + " LOGIN REPLICATION");
     execute("GRANT USAGE, CREATE ON SCHEMA public TO " + role);
     execute("GRANT SELECT ON outbox TO " + role);
-    execute("CREATE PUBLICATION \"" + name + "\" FOR TABLE outbox");
+    execute("CREATE PUBLICATION \"" + relayName + "\" FOR TABLE outbox");
+    return role;
+  }
+
+  @Test
+  void aSourceUserMustWriteWhatTheStoresWrite() throws Exception {
+    aSourceUserMustWriteWhatTheStoresWrite(reader("cdc_" + dataSource.getPoolName()), null);
+  }
+
+  /**
+   * The database refuses the position's row for a reason other than a privilege (here a check
+   * constraint; a full disk or a trigger would do the same): the store tries again a bounded number
+   * of times, the relay reads FAILED while it still publishes, and ACTIVE once a position is
+   * stored. Debezium 3.5's own retry ran such a statement again at once, forever, on the store's
+   * only thread (debezium/dbz#2244): no save ever returned.
+   */
+  @Test
+  void aPositionTheDatabaseRefusesIsRetriedBoundedAndReported() throws Exception {
+    CdcRelay relay =
+        started(
+            relay()
+                .debeziumProperties(
+                    Map.of(
+                        "offset.storage.jdbc.connection.retry.max.attempts", "2",
+                        "offset.storage.jdbc.connection.wait.retry.delay.ms", "100")));
+    commit("before", 1);
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("before").size() == 1);
+    execute(
+        "ALTER TABLE outbox_cdc_offsets ADD CONSTRAINT refuse_positions"
+            + " CHECK (record_insert_seq < 0) NOT VALID");
+    commit("refused", 1);
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("refused").size() == 1);
+    await().atMost(Duration.ofSeconds(30)).until(() -> relay.state().phase() == Phase.FAILED);
+    assertThat(relay.state().reason())
+        .contains("cannot store its position")
+        .contains("refuse_positions");
+    execute("ALTER TABLE outbox_cdc_offsets DROP CONSTRAINT refuse_positions");
+    await().atMost(Duration.ofSeconds(30)).until(() -> relay.state().phase() == Phase.ACTIVE);
+  }
+
+  /**
+   * A publication its owner provisioned (publishing everything), read by a user that only has
+   * replication rights and those its stores need: the relay cannot make it INSERT-only, says so,
+   * and streams through it as it is.
+   */
+  @Test
+  void aPublicationItsUserCannotAlterIsUsedAsProvisioned() throws Exception {
+    String name = "cdc_prov_" + dataSource.getPoolName().toLowerCase(java.util.Locale.ROOT);
+    String role = reader(name);
     try (ErrorLog log = ErrorLog.capture()) {
+      CdcRelay refused = relay().name(name).source(dataSource.getJdbcUrl(), role, null).build();
+      closeables.add(refused);
+      assertThatThrownBy(refused::start).isInstanceOf(CdcStartException.class);
+      grantStoreWrites(role);
       started(relay().name(name).source(dataSource.getJdbcUrl(), role, null));
       commit("provisioned", 1);
       await().atMost(Duration.ofSeconds(60)).until(() -> receivedIds("provisioned").size() == 1);

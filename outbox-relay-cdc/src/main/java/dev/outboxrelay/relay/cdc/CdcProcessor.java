@@ -615,6 +615,14 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     return batchSinceStart;
   }
 
+  /**
+   * Why the offset store's last save of a position failed (masked), or null; any thread. Rows are
+   * still published meanwhile, but none of them is on record as done.
+   */
+  String saveFailure() {
+    return published.saveFailure();
+  }
+
   /** Keys backing off after a transient failure; any thread. */
   int retryingKeys() {
     return holds.retrying();

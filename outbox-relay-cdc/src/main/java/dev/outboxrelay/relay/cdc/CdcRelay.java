@@ -167,8 +167,22 @@ public final class CdcRelay implements Relay {
       failure = "could not create " + sql.published + ": " + Secrets.maskText(e.getMessage());
       throw new OutboxDatabaseException(config.name() + " could not create " + sql.published, e);
     }
+    java.util.Properties engineProperties = DebeziumConfig.of(config, sql);
     try {
-      processor = new CdcProcessor(config, store, DebeziumConfig.of(config, sql));
+      StoreAccess.verify(config, sql, engineProperties);
+    } catch (CdcStartException e) {
+      lock.close();
+      failure = e.getMessage();
+      log.error("{}", e.getMessage());
+      throw e;
+    } catch (SQLException e) {
+      lock.close();
+      failure = "could not check its stores' privileges: " + Secrets.maskText(e.getMessage());
+      throw new OutboxDatabaseException(
+          config.name() + " could not check its stores' privileges", e);
+    }
+    try {
+      processor = new CdcProcessor(config, store, engineProperties);
     } catch (RuntimeException e) {
       // Without this the lock would stay held (other instances stand by forever) and the state
       // would read STARTING with nothing moving.

@@ -35,6 +35,12 @@ final class CdcState {
     if (engineFailure != null) {
       return state(Phase.FAILED, engineFailure, retrying, parked);
     }
+    String saveFailure = p.saveFailure();
+    if (saveFailure != null) {
+      // Publishing, but a restart would resend everything since the last stored position, and a
+      // PostgreSQL slot keeps its WAL: not healthy, though rows move.
+      return state(Phase.FAILED, "cannot store its position: " + saveFailure, retrying, parked);
+    }
     if (!p.established()) {
       return state(Phase.STARTING, "establishing the stream position", retrying, parked);
     }

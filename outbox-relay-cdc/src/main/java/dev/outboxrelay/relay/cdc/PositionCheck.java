@@ -1,6 +1,7 @@
 package dev.outboxrelay.relay.cdc;
 
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.relay.cdc.internal.AccessDenied;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -22,7 +23,6 @@ import org.slf4j.LoggerFactory;
 final class PositionCheck {
   private static final Logger log = LoggerFactory.getLogger(PositionCheck.class);
   private static final Set<String> NO_SUCH_TABLE = Set.of("42P01", "42S02");
-  private static final String INSUFFICIENT_PRIVILEGE = "42501";
   private static final Pattern BINLOG_FILE = Pattern.compile("\"file\"\\s*:\\s*\"([^\"]+)\"");
 
   private PositionCheck() {}
@@ -39,7 +39,7 @@ final class PositionCheck {
         try {
           insertsOnlyPublication(conn, c, sql);
         } catch (SQLException e) {
-          if (!INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
+          if (!AccessDenied.is(e)) {
             throw e;
           }
           // A publication provisioned by its owner: it still works, at the cost of its deletes.

@@ -29,6 +29,7 @@ public final class PublishedLog implements AutoCloseable {
   private final String token = UUID.randomUUID().toString();
   private final String insert;
   private final ArrayDeque<byte[]> pending = new ArrayDeque<>();
+  private volatile String saveFailure; // null while the last save of a position succeeded
 
   /** {@code insert}: the statement that logs one batch, its ids as the one parameter. */
   public PublishedLog(String insert) {
@@ -92,6 +93,25 @@ public final class PublishedLog implements AutoCloseable {
     for (int i = taken.size() - 1; i >= 0; i--) {
       pending.addFirst(taken.get(i));
     }
+  }
+
+  /** The offset store saved a position (and this log's batches with it). */
+  void saved() {
+    saveFailure = null;
+  }
+
+  /** The offset store gave up saving a position, after its retries; {@code why} is masked. */
+  void saveFailed(String why) {
+    saveFailure = why;
+  }
+
+  /**
+   * Why the offset store's last save of a position failed, or null if it succeeded (or none was
+   * tried yet). A position that cannot be stored leaves a restart to resend everything since the
+   * last stored one, and a PostgreSQL slot keeps the WAL since then.
+   */
+  public String saveFailure() {
+    return saveFailure;
   }
 
   @Override

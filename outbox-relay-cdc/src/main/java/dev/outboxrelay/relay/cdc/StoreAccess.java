@@ -1,0 +1,159 @@
+package dev.outboxrelay.relay.cdc;
+
+import dev.outboxrelay.core.Secrets;
+import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.relay.cdc.internal.AccessDenied;
+import dev.outboxrelay.relay.cdc.internal.MaskedJdbcOffsetBackingStore;
+import io.debezium.storage.jdbc.history.JdbcSchemaHistory;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+
+/**
+ * Before streaming: the source user can write what Debezium's stores write as that user (the
+ * positions with the published log; on MySQL/MariaDB the schema history). Without this a relay
+ * whose user may only read the outbox published every row and never stored a position: Debezium
+ * retried each save, a warning per attempt, and the relay read as active while a restart would have
+ * sent everything again and a PostgreSQL slot held back its WAL.
+ *
+ * <p>The check runs each statement the stores run, once, in a transaction it rolls back: a row
+ * inserted and never committed (so a sequence's or an auto-increment's value is spent), deletes and
+ * reads of no row. Stores the user replaced in {@link CdcRelayBuilder#debeziumProperties} (another
+ * class, or other credentials) are not checked.
+ */
+final class StoreAccess {
+  private StoreAccess() {}
+
+  /**
+   * @throws CdcStartException naming the table and the user, when the user lacks a privilege
+   * @throws SQLException when the database fails otherwise
+   */
+  static void verify(CdcRelayConfig c, CdcSql sql, Properties engine) throws SQLException {
+    List<Probe> probes = probes(c, sql, engine);
+    if (probes.isEmpty()) {
+      return;
+    }
+    try (Connection conn = DriverManager.getConnection(c.jdbcUrl(), c.user(), c.password())) {
+      conn.setAutoCommit(false);
+      try {
+        for (Probe p : probes) {
+          try (PreparedStatement ps = conn.prepareStatement(p.statement())) {
+            for (int i = 0; i < p.parameters().size(); i++) {
+              ps.setObject(i + 1, p.parameters().get(i));
+            }
+            ps.execute();
+          } catch (SQLException e) {
+            if (AccessDenied.is(e)) {
+              throw refused(c, p, e);
+            }
+            throw e;
+          }
+        }
+      } finally {
+        conn.rollback();
+      }
+    }
+  }
+
+  /** The statements the stores of this engine run as the source user; none for replaced stores. */
+  static List<Probe> probes(CdcRelayConfig c, CdcSql sql, Properties engine) {
+    List<Probe> probes = new ArrayList<>();
+    if (storedAsSource(c, engine, "offset.storage", MaskedJdbcOffsetBackingStore.class)) {
+      String positions = "SELECT, INSERT, DELETE";
+      probes.add(
+          new Probe(
+              sql.offsets,
+              "the stream's position",
+              positions,
+              "SELECT 1 FROM " + sql.offsets + " WHERE 1=0"));
+      probes.add(
+          new Probe(
+              sql.offsets,
+              "the stream's position",
+              positions,
+              "DELETE FROM " + sql.offsets + " WHERE 1=0"));
+      probes.add(
+          new Probe(
+              sql.offsets,
+              "the stream's position",
+              positions,
+              "INSERT INTO "
+                  + sql.offsets
+                  + " (id, offset_key, offset_val, record_insert_ts, record_insert_seq)"
+                  + " VALUES (?, NULL, NULL, CURRENT_TIMESTAMP, 0)",
+              UUID.randomUUID().toString()));
+      probes.add(
+          new Probe(
+              sql.published,
+              "the published log with each position",
+              sql.dialect == SqlDialect.POSTGRESQL
+                  ? "INSERT (and USAGE on its sequence "
+                      + c.table().companionName("cdc_published_batch_seq")
+                      + ")"
+                  : "INSERT",
+              sql.logPublished(),
+              (Object) new byte[0]));
+    }
+    if (sql.dialect != SqlDialect.POSTGRESQL
+        && storedAsSource(c, engine, "schema.history.internal", JdbcSchemaHistory.class)) {
+      String history = "SELECT, INSERT";
+      probes.add(
+          new Probe(
+              sql.history,
+              "the schema history",
+              history,
+              "SELECT 1 FROM " + sql.history + " WHERE 1=0"));
+      probes.add(
+          new Probe(
+              sql.history,
+              "the schema history",
+              history,
+              "INSERT INTO "
+                  + sql.history
+                  + " (id, history_data, history_data_seq, record_insert_ts, record_insert_seq)"
+                  + " VALUES (?, NULL, 0, CURRENT_TIMESTAMP, 0)",
+              UUID.randomUUID().toString()));
+    }
+    return probes;
+  }
+
+  private static boolean storedAsSource(
+      CdcRelayConfig c, Properties engine, String store, Class<?> ours) {
+    return ours.getName().equals(engine.getProperty(store))
+        && c.user().equals(engine.getProperty(store + ".jdbc.connection.user"));
+  }
+
+  private static CdcStartException refused(CdcRelayConfig c, Probe p, SQLException e) {
+    return new CdcStartException(
+        c.name()
+            + " - the source user '"
+            + c.user()
+            + "' cannot write "
+            + p.table()
+            + " ("
+            + Secrets.maskText(e.getMessage())
+            + "). Debezium's stores connect as that user and write "
+            + p.what()
+            + " there; grant it "
+            + p.privileges()
+            + " on "
+            + p.table()
+            + " (outbox-relay-cdc README, \"Privileges\").");
+  }
+
+  /**
+   * One statement of a store on {@code table}, which holds {@code what}, and the privileges on it
+   * that the stores need.
+   */
+  record Probe(
+      String table, String what, String privileges, String statement, List<Object> parameters) {
+    Probe(String table, String what, String privileges, String statement, Object... parameters) {
+      this(table, what, privileges, statement, List.of(parameters));
+    }
+  }
+}
