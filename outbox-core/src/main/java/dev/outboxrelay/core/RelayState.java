@@ -40,10 +40,11 @@ public record RelayState(
     STANDBY,
     /**
      * Not relaying because of a failure, named in the reason, or relaying without recording its
-     * progress (a CDC relay whose position cannot be stored: a restart would send everything since
-     * the last stored one again). Some recover by themselves (the polling relay retrying after a
-     * database error, the CDC engine restarting after a backoff, a position stored again), others
-     * need the operator (a lost CDC position, a dead worker thread, a missing privilege).
+     * progress (a CDC relay whose position cannot be stored: a PostgreSQL slot keeps its WAL, a
+     * binlog may be purged past the position). Some recover by themselves (the polling relay
+     * retrying after a database error, the CDC engine restarting after a backoff, a position stored
+     * again), others need the operator (a lost CDC position, a dead worker thread, a missing
+     * privilege).
      */
     FAILED,
     /** {@link Relay#close()} or {@link Relay#abort()} was called and has not finished yet. */

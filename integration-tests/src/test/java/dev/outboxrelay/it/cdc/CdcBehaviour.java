@@ -44,15 +44,20 @@ abstract class CdcBehaviour extends KafkaDbFixture {
    */
   abstract void grantStoreWrites(String user) throws Exception;
 
-  /** Takes from {@code user}, or gives back, the right to insert into the offsets table. */
-  abstract void allowPositionWrites(String user, boolean allowed) throws Exception;
+  /** Takes from {@code user}, or gives back, the right to insert into {@code table}. */
+  abstract void allowInserts(String user, String table, boolean allowed) throws Exception;
+
+  /** Takes from {@code user} the right to create tables where the stores' tables are. */
+  abstract void revokeCreate(String user) throws Exception;
 
   /**
    * A source user that may read the outbox and the stream but not write what Debezium's stores
-   * write as that user: the relay does not start, and says which table and which user. Granted, it
-   * streams; when the right to write its position is taken away while it runs, it still publishes
-   * but reads FAILED, saying it cannot store its position, and ACTIVE again once the right is back,
-   * with every row then retained. Until 2026-12-06 such a relay published, never stored a position,
+   * write as that user: the relay does not start, and says which table and which user. Granted
+   * those rights (and no longer CREATE: the tables exist now), it streams. When the right to write
+   * its position is taken away while it runs, it still publishes but reads FAILED, saying it cannot
+   * store its position, and ACTIVE again once the right is back. The same when the published log's
+   * insert is refused, and then heartbeats, which write no log, do not make it read ACTIVE. Every
+   * row is retained in the end. Until 2026-12-06 such a relay published, never stored a position,
    * and read ACTIVE, while Debezium's store retried the refused write in a loop (1,500 warnings a
    * minute).
    */
@@ -64,20 +69,33 @@ abstract class CdcBehaviour extends KafkaDbFixture {
         .hasMessageContaining("the source user '" + user + "' cannot write")
         .hasMessageContaining("grant it");
     assertThat(refused.state().phase()).isEqualTo(Phase.FAILED);
+    revokeCreate(user);
     grantStoreWrites(user);
     CdcRelay relay = started(relay().source(dataSource.getJdbcUrl(), user, password));
     commit("granted", 1);
     await().atMost(Duration.ofSeconds(60)).until(() -> receivedIds("granted").size() == 1);
     assertThat(relay.state().phase()).isEqualTo(Phase.ACTIVE);
 
-    allowPositionWrites(user, false);
+    allowInserts(user, "outbox_cdc_offsets", false);
     commit("revoked", 1);
     await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("revoked").size() == 1);
     await().atMost(Duration.ofSeconds(30)).until(() -> relay.state().phase() == Phase.FAILED);
     assertThat(relay.state().reason()).contains("cannot store its position");
-
-    allowPositionWrites(user, true);
+    allowInserts(user, "outbox_cdc_offsets", true);
     await().atMost(Duration.ofSeconds(30)).until(() -> relay.state().phase() == Phase.ACTIVE);
+
+    allowInserts(user, "outbox_cdc_published", false);
+    commit("log-revoked", 1);
+    await().atMost(Duration.ofSeconds(30)).until(() -> relay.state().phase() == Phase.FAILED);
+    // Heartbeats (every second) store positions without a log to write: still FAILED.
+    await()
+        .during(Duration.ofSeconds(3))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> relay.state().phase() == Phase.FAILED);
+    allowInserts(user, "outbox_cdc_published", true);
+    commit("log-granted", 1);
+    await().atMost(Duration.ofSeconds(30)).until(() -> relay.state().phase() == Phase.ACTIVE);
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("log-granted").size() == 1);
     await().atMost(Duration.ofSeconds(30)).until(() -> count("SELECT COUNT(*) FROM outbox") == 0);
   }
 

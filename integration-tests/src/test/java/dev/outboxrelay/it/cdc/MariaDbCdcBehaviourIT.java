@@ -20,12 +20,20 @@ class MariaDbCdcBehaviourIT extends CdcBehaviour {
   }
 
   @Override
-  void allowPositionWrites(String user, boolean allowed) throws Exception {
+  void allowInserts(String user, String table, boolean allowed) throws Exception {
     execute(
         (allowed ? "GRANT" : "REVOKE")
-            + " INSERT ON outbox_cdc_offsets "
-            + (allowed ? "TO " : "FROM ")
+            + " INSERT ON "
+            + table
+            + (allowed ? " TO " : " FROM ")
             + account(user));
+  }
+
+  @Override
+  void revokeCreate(String user) throws Exception {
+    try (var c = dataSource.getConnection()) {
+      execute("REVOKE CREATE ON `" + c.getCatalog() + "`.* FROM " + account(user));
+    }
   }
 
   private static String account(String user) {

@@ -617,7 +617,8 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
 
   /**
    * Why the offset store's last save of a position failed (masked), or null; any thread. Rows are
-   * still published meanwhile, but none of them is on record as done.
+   * still published (and retained) meanwhile, but the stream's position stands still: see {@link
+   * PublishedLog#saveFailure}.
    */
   String saveFailure() {
     return published.saveFailure();
@@ -672,6 +673,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   /** A (re)started engine streams from the stored position: catch up with the table again. */
   void restarted() {
     batchSinceStart = false;
+    published.restarted();
     lock.lock();
     try {
       catchUp = new CatchUp();

@@ -173,8 +173,7 @@ public final class CdcRelay implements Relay {
     } catch (CdcStartException e) {
       lock.close();
       failure = e.getMessage();
-      log.error("{}", e.getMessage());
-      throw e;
+      throw e; // start() throws it; a standby taking over logs it
     } catch (SQLException e) {
       lock.close();
       failure = "could not check its stores' privileges: " + Secrets.maskText(e.getMessage());

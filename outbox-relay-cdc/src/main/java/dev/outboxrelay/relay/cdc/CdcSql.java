@@ -242,25 +242,30 @@ final class CdcSql {
     return state.parkedKeys();
   }
 
-  /** PostgreSQL: deletes at most {@code ?} rows published longer ago than {@code ?} ms. */
   /**
-   * Debezium's JDBC stores' tables; created up front (its own existence check is unreliable on
-   * MySQL).
+   * Debezium's JDBC stores' tables (the schema history on MySQL/MariaDB only), each with the
+   * statement that creates it; created up front where missing (Debezium's own existence check is
+   * unreliable on MySQL).
    */
-  java.util.List<String> storeTables() {
-    String history = dialect == SqlDialect.POSTGRESQL ? "text" : "mediumtext";
-    return java.util.List.of(
+  java.util.Map<String, String> storeTables() {
+    java.util.Map<String, String> tables = new java.util.LinkedHashMap<>();
+    tables.put(
+        offsets,
         "CREATE TABLE IF NOT EXISTS "
             + offsets
             + " (id VARCHAR(36) NOT NULL, offset_key VARCHAR(1255),"
             + " offset_val VARCHAR(1255), record_insert_ts TIMESTAMP NOT NULL,"
-            + " record_insert_seq INTEGER NOT NULL, PRIMARY KEY (id))",
-        "CREATE TABLE IF NOT EXISTS "
-            + this.history
-            + " (id VARCHAR(36) NOT NULL, history_data "
-            + history
-            + ", history_data_seq INTEGER, record_insert_ts TIMESTAMP NOT NULL,"
-            + " record_insert_seq INTEGER NOT NULL, PRIMARY KEY (id, history_data_seq))");
+            + " record_insert_seq INTEGER NOT NULL, PRIMARY KEY (id))");
+    if (dialect != SqlDialect.POSTGRESQL) {
+      tables.put(
+          history,
+          "CREATE TABLE IF NOT EXISTS "
+              + history
+              + " (id VARCHAR(36) NOT NULL, history_data mediumtext, history_data_seq INTEGER,"
+              + " record_insert_ts TIMESTAMP NOT NULL, record_insert_seq INTEGER NOT NULL,"
+              + " PRIMARY KEY (id, history_data_seq))");
+    }
+    return tables;
   }
 
   /** The published log's table; created by the relay's own pool, which alone uses it. */

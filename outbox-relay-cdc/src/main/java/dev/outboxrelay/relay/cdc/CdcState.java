@@ -37,8 +37,8 @@ final class CdcState {
     }
     String saveFailure = p.saveFailure();
     if (saveFailure != null) {
-      // Publishing, but a restart would resend everything since the last stored position, and a
-      // PostgreSQL slot keeps its WAL: not healthy, though rows move.
+      // Publishing, but the position stands still: a PostgreSQL slot keeps its WAL, a binlog may
+      // be purged past it (lost at the next start). Not healthy, though rows move.
       return state(Phase.FAILED, "cannot store its position: " + saveFailure, retrying, parked);
     }
     if (!p.established()) {

@@ -210,9 +210,8 @@ final class CdcStore {
 
   /** Creates the published log's table if it is absent. */
   void createLog() throws SQLException {
-    try (Connection c = connection();
-        java.sql.Statement st = c.createStatement()) {
-      st.execute(sql.publishedLogTable());
+    try (Connection c = connection()) {
+      PositionCheck.createMissing(c, java.util.Map.of(sql.published, sql.publishedLogTable()));
     }
   }
 

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -27,6 +28,9 @@ import java.util.UUID;
  * class, or other credentials) are not checked.
  */
 final class StoreAccess {
+  private static final int LOCK_WAIT_SECONDS = 10;
+  private static final String PLACEHOLDER = "outbox-relay start-up check, rolled back";
+
   private StoreAccess() {}
 
   /**
@@ -41,6 +45,7 @@ final class StoreAccess {
     try (Connection conn = DriverManager.getConnection(c.jdbcUrl(), c.user(), c.password())) {
       conn.setAutoCommit(false);
       try {
+        waitForLocksAtMost(conn, sql, LOCK_WAIT_SECONDS);
         for (Probe p : probes) {
           try (PreparedStatement ps = conn.prepareStatement(p.statement())) {
             for (int i = 0; i < p.parameters().size(); i++) {
@@ -56,6 +61,25 @@ final class StoreAccess {
         }
       } finally {
         conn.rollback();
+      }
+    }
+  }
+
+  /**
+   * The check runs holding the source lock: a table locked by a DDL, or rows by a session that
+   * hung, fail it after this long instead of holding the start (and {@code close()}) for good.
+   */
+  private static void waitForLocksAtMost(Connection conn, CdcSql sql, int seconds)
+      throws SQLException {
+    try (Statement st = conn.createStatement()) {
+      if (sql.dialect == SqlDialect.POSTGRESQL) {
+        st.execute("SET LOCAL lock_timeout = '" + seconds + "s'");
+      } else {
+        st.execute(
+            "SET SESSION innodb_lock_wait_timeout = "
+                + seconds
+                + ", lock_wait_timeout = "
+                + seconds);
       }
     }
   }
@@ -85,8 +109,10 @@ final class StoreAccess {
               "INSERT INTO "
                   + sql.offsets
                   + " (id, offset_key, offset_val, record_insert_ts, record_insert_seq)"
-                  + " VALUES (?, NULL, NULL, CURRENT_TIMESTAMP, 0)",
-              UUID.randomUUID().toString()));
+                  + " VALUES (?, ?, ?, CURRENT_TIMESTAMP, 0)",
+              UUID.randomUUID().toString(),
+              PLACEHOLDER,
+              PLACEHOLDER));
       probes.add(
           new Probe(
               sql.published,
@@ -116,16 +142,21 @@ final class StoreAccess {
               "INSERT INTO "
                   + sql.history
                   + " (id, history_data, history_data_seq, record_insert_ts, record_insert_seq)"
-                  + " VALUES (?, NULL, 0, CURRENT_TIMESTAMP, 0)",
-              UUID.randomUUID().toString()));
+                  + " VALUES (?, ?, 0, CURRENT_TIMESTAMP, 0)",
+              UUID.randomUUID().toString(),
+              PLACEHOLDER));
     }
     return probes;
   }
 
+  /**
+   * The store is the relay's, as the relay set it up: its class, and none of its settings (URL,
+   * user, table, statements) given in {@code debeziumProperties}.
+   */
   private static boolean storedAsSource(
       CdcRelayConfig c, Properties engine, String store, Class<?> ours) {
     return ours.getName().equals(engine.getProperty(store))
-        && c.user().equals(engine.getProperty(store + ".jdbc.connection.user"));
+        && c.debezium().stringPropertyNames().stream().noneMatch(k -> k.startsWith(store));
   }
 
   private static CdcStartException refused(CdcRelayConfig c, Probe p, SQLException e) {

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.runtime.WorkerConfig;
 
@@ -65,53 +64,55 @@ public final class MaskedJdbcOffsetBackingStore extends JdbcOffsetBackingStore {
   }
 
   /**
-   * On the store's executor thread, one save at a time. A refused statement is tried again at most
-   * {@code offset.storage.jdbc.connection.retry.max.attempts} times in all, {@code
-   * ...wait.retry.delay.ms} apart, on a new connection each time; a refused privilege not at all.
-   * Debezium's own retry (3.5) bounds reconnecting only: a statement that keeps failing on a
-   * healthy database was run again at once, forever, on the store's only thread (debezium/dbz#2244;
-   * seen here as 1,500 refused saves a minute for a user without INSERT on the published log). A
-   * failed save is reported through the published log ({@link PublishedLog#saveFailure}) and to the
-   * engine, which keeps the position and offers it again with the next batch.
+   * On the store's executor thread, one save at a time, one attempt: a refused statement fails the
+   * save, which is reported through the published log ({@link PublishedLog#saveFailure}) and to the
+   * engine, which keeps the position and offers it again with its next batch or heartbeat (within
+   * about a second). Debezium's own retry (3.5) bounds reconnecting only: a statement that kept
+   * failing on a healthy database was run again at once, forever, on the store's only thread
+   * (debezium/dbz#2244; seen here as 1,500 refused saves a minute for a user without INSERT on the
+   * published log). Retrying inside the save would also outlast the engine's wait for it ({@code
+   * offset.flush.timeout.ms}, 5 s), and saves would queue behind it. Reconnecting stays Debezium's
+   * ({@code offset.storage.jdbc.connection.retry.max.attempts}, {@code ...wait.retry.delay.ms}).
    */
   @Override
   protected void save() {
     PublishedLog log = PublishedLog.of(token);
-    AtomicReference<List<byte[]>> taken = new AtomicReference<>();
-    for (int attempt = 1; ; attempt++) {
-      try {
-        connection()
-            .executeWithRetry(
-                c -> {
-                  saveOnce(c, log, taken);
-                },
-                "Saving offset",
-                false);
-        if (log != null) {
-          log.saved();
-        }
-        return;
-      } catch (Refused r) {
-        SQLException e = r.getCause();
-        closeConnection();
-        if (AccessDenied.is(e) || attempt >= settings.getMaxRetryCount() || !pause()) {
-          throw failed(log, taken, e);
-        }
-      } catch (SQLException | RuntimeException e) {
-        throw failed(log, taken, e);
+    try {
+      List<byte[]> written =
+          connection()
+              .executeWithRetry(
+                  c -> {
+                    return saveOnce(c, log);
+                  },
+                  "Saving offset",
+                  false);
+      if (log != null) {
+        log.saved(!written.isEmpty());
       }
+    } catch (Refused r) {
+      SQLException e = r.getCause();
+      if (e.getSQLState() == null || e.getSQLState().startsWith("08")) {
+        closeConnection(); // the connection broke: the next save reconnects
+      }
+      throw failed(log, e, r.inLog);
+    } catch (SQLException | RuntimeException e) {
+      throw failed(log, e, false);
     }
   }
 
-  private void saveOnce(Connection c, PublishedLog log, AtomicReference<List<byte[]>> taken) {
-    List<byte[]> before = taken.getAndSet(null);
-    if (before != null) {
-      log.giveBack(before); // a retry: the attempt before rolled back
-    }
+  /**
+   * Writes the pending batches of the published log and the positions in one transaction; returns
+   * the batches written. On failure the transaction is rolled back and the batches are pending
+   * again.
+   */
+  private List<byte[]> saveOnce(Connection c, PublishedLog log) {
+    List<byte[]> taken = List.of();
+    boolean inLog = true;
     try {
       if (log != null) {
-        taken.set(log.insertPending(c));
+        taken = log.insertPending(c); // gives its batches back itself when it fails
       }
+      inLog = false;
       try (PreparedStatement delete = c.prepareStatement(settings.getTableDelete());
           PreparedStatement insert = c.prepareStatement(settings.getTableInsert())) {
         delete.executeUpdate();
@@ -126,35 +127,26 @@ public final class MaskedJdbcOffsetBackingStore extends JdbcOffsetBackingStore {
         }
       }
       c.commit();
-    } catch (SQLException e) {
+      return taken;
+    } catch (SQLException | RuntimeException e) {
       try {
         c.rollback();
       } catch (SQLException ignored) {
-        // the connection is dropped next
+        // a broken connection: dropped by the caller
       }
-      throw new Refused(e); // not an SQLException: Debezium's retry would run it again, unbounded
+      if (!inLog && log != null) {
+        log.giveBack(taken);
+      }
+      SQLException cause = e instanceof SQLException q ? q : new SQLException(e.toString(), e);
+      // Not an SQLException: Debezium's retry would run it again, unbounded.
+      throw new Refused(cause, inLog);
     }
   }
 
-  private boolean pause() {
-    try {
-      Thread.sleep(settings.getWaitRetryDelay().toMillis());
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // stopping
-      return false;
-    }
-  }
-
-  private ConnectException failed(
-      PublishedLog log, AtomicReference<List<byte[]>> taken, Exception e) {
-    String why = Secrets.maskText(e.toString());
+  private static ConnectException failed(PublishedLog log, Exception e, boolean inLog) {
+    String why = PublishedLog.reason(e);
     if (log != null) {
-      List<byte[]> lost = taken.getAndSet(null);
-      if (lost != null) {
-        log.giveBack(lost);
-      }
-      log.saveFailed(why);
+      log.saveFailed(why, inLog);
     }
     return new ConnectException("Saving offset failed: " + why);
   }
@@ -162,9 +154,11 @@ public final class MaskedJdbcOffsetBackingStore extends JdbcOffsetBackingStore {
   /** A statement of a save failed; its transaction is rolled back. */
   private static final class Refused extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    final boolean inLog; // the published log's insert failed, not the positions' statements
 
-    Refused(SQLException cause) {
+    Refused(SQLException cause, boolean inLog) {
       super(cause);
+      this.inLog = inLog;
     }
 
     @Override
@@ -173,7 +167,7 @@ public final class MaskedJdbcOffsetBackingStore extends JdbcOffsetBackingStore {
     }
   }
 
-  private RetriableConnection connection() throws SQLException {
+  private synchronized RetriableConnection connection() throws SQLException {
     if (connection == null) {
       connection =
           new RetriableConnection(
@@ -188,11 +182,14 @@ public final class MaskedJdbcOffsetBackingStore extends JdbcOffsetBackingStore {
 
   @Override
   public synchronized void stop() {
-    super.stop();
-    closeConnection();
+    try {
+      super.stop();
+    } finally {
+      closeConnection();
+    }
   }
 
-  private void closeConnection() {
+  private synchronized void closeConnection() {
     if (connection != null) {
       try {
         connection.close();

@@ -29,7 +29,9 @@ public final class PublishedLog implements AutoCloseable {
   private final String token = UUID.randomUUID().toString();
   private final String insert;
   private final ArrayDeque<byte[]> pending = new ArrayDeque<>();
+  // Written by the offset store's one thread (and at an engine's restart), read by any.
   private volatile String saveFailure; // null while the last save of a position succeeded
+  private volatile boolean logRefused;
 
   /** {@code insert}: the statement that logs one batch, its ids as the one parameter. */
   public PublishedLog(String insert) {
@@ -95,23 +97,55 @@ public final class PublishedLog implements AutoCloseable {
     }
   }
 
-  /** The offset store saved a position (and this log's batches with it). */
-  void saved() {
-    saveFailure = null;
+  /**
+   * The offset store saved a position, with {@code batches} of this log or none. A failure to write
+   * this log is cleared only by a save that wrote batches: a save with none to write (a heartbeat)
+   * succeeds even where the log's insert is refused, and the state would flap between failed and
+   * active with the load.
+   */
+  void saved(boolean batches) {
+    if (batches || !logRefused) {
+      saveFailure = null;
+      logRefused = false;
+    }
   }
 
-  /** The offset store gave up saving a position, after its retries; {@code why} is masked. */
-  void saveFailed(String why) {
+  /**
+   * The offset store's save failed ({@code why}, masked); {@code inLog}: at this log's insert, not
+   * at the position's statements.
+   */
+  void saveFailed(String why, boolean inLog) {
+    logRefused = inLog;
     saveFailure = why;
+  }
+
+  /** A new engine: what the one before failed to save is no longer this relay's state. */
+  public void restarted() {
+    saveFailure = null;
+    logRefused = false;
   }
 
   /**
    * Why the offset store's last save of a position failed, or null if it succeeded (or none was
-   * tried yet). A position that cannot be stored leaves a restart to resend everything since the
-   * last stored one, and a PostgreSQL slot keeps the WAL since then.
+   * tried yet). While positions are not stored, a PostgreSQL slot keeps the WAL since the last
+   * stored one, a MySQL/MariaDB binlog may be purged past it (the position is then lost at the next
+   * start), and a restart reads the stream again from there.
    */
   public String saveFailure() {
     return saveFailure;
+  }
+
+  /**
+   * A failure's message for the relay's state: masked, the driver's next exception's for a batch
+   * (pgjdbc's own holds the statement with its parameters), at most 300 characters.
+   */
+  static String reason(Exception e) {
+    Exception shown = e;
+    if (e instanceof java.sql.BatchUpdateException b && b.getNextException() != null) {
+      shown = b.getNextException();
+    }
+    String why = dev.outboxrelay.core.Secrets.maskText(shown.toString());
+    return why.length() <= 300 ? why : why.substring(0, 297) + "...";
   }
 
   @Override
