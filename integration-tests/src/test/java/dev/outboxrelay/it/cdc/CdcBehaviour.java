@@ -44,8 +44,18 @@ abstract class CdcBehaviour extends KafkaDbFixture {
    */
   abstract void grantStoreWrites(String user) throws Exception;
 
+  /** How GRANT and REVOKE name {@code user}: a role, or MariaDB's {@code 'user'@'host'}. */
+  abstract String grantee(String user);
+
   /** Takes from {@code user}, or gives back, the right to insert into {@code table}. */
-  abstract void allowInserts(String user, String table, boolean allowed) throws Exception;
+  void allowInserts(String user, String table, boolean allowed) throws Exception {
+    execute(
+        (allowed ? "GRANT" : "REVOKE")
+            + " INSERT ON "
+            + table
+            + (allowed ? " TO " : " FROM ")
+            + grantee(user));
+  }
 
   /** Takes from {@code user} the right to create tables where the stores' tables are. */
   abstract void revokeCreate(String user) throws Exception;

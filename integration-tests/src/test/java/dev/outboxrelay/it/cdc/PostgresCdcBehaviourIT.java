@@ -84,13 +84,8 @@ class PostgresCdcBehaviourIT extends CdcBehaviour {
   }
 
   @Override
-  void allowInserts(String user, String table, boolean allowed) throws Exception {
-    execute(
-        (allowed ? "GRANT" : "REVOKE")
-            + " INSERT ON "
-            + table
-            + (allowed ? " TO " : " FROM ")
-            + user);
+  String grantee(String user) {
+    return user;
   }
 
   @Override
