@@ -397,6 +397,9 @@ final class Parts {
     final List<Double> samples = new ArrayList<>();
     final List<Double> second = new ArrayList<>(); // from-start, or the writer's rate
     final List<Double> tail = new ArrayList<>();
+    final List<Double> jvmCpu = new ArrayList<>();
+    final List<Double> dbCpu = new ArrayList<>();
+    final List<Double> dbCpuWithClose = new ArrayList<>();
 
     CdcRuns(String id, String label, String note, boolean live, Once once) {
       this.id = id;
@@ -412,10 +415,21 @@ final class Parts {
       if (live) {
         second.add(cdc.lastWriteRate);
         tail.add((double) cdc.lastTailMillis);
+        jvmCpu.add(cdc.lastJvmCpuMicros);
+        dbCpu.add(cdc.lastDbCpuMicros);
+        dbCpuWithClose.add(cdc.lastDbCpuWithCloseMicros);
         System.out.printf(
             "  %s.live run %d: %.1f msg/s, writer %.1f rows/s, last message %d ms after the last"
-                + " commit%n",
-            id, r, samples.get(r - 1), second.get(r - 1), cdc.lastTailMillis);
+                + " commit; CPU per message: JVM %.1f µs, database %.1f µs (%.1f µs through the"
+                + " close)%n",
+            id,
+            r,
+            samples.get(r - 1),
+            second.get(r - 1),
+            cdc.lastTailMillis,
+            cdc.lastJvmCpuMicros,
+            cdc.lastDbCpuMicros,
+            cdc.lastDbCpuWithCloseMicros);
       } else {
         second.add(cdc.lastFromStart);
         System.out.printf(
@@ -459,6 +473,29 @@ final class Parts {
               "ms",
               tail,
               how));
+      report.add(
+          new Figure(
+              id + ".live.cpu.jvm",
+              label + ", live stream: the benchmark JVM's CPU per message",
+              "µs",
+              jvmCpu,
+              how
+                  + "; the engine, the writer's client and the topic's count; first write to last"
+                  + " message"));
+      report.add(
+          new Figure(
+              id + ".live.cpu.db",
+              label + ", live stream: the database server's CPU per message",
+              "µs",
+              dbCpu,
+              how + "; every server process, /proc; first write to last message"));
+      report.add(
+          new Figure(
+              id + ".live.cpu.db.with-close",
+              label + ", live stream: the database server's CPU per message, through the close",
+              "µs",
+              dbCpuWithClose,
+              how + "; as above, through the engine's close (ours has retained the rows by then)"));
     }
   }
 
