@@ -52,6 +52,41 @@ class PostgresCdcBehaviourIT extends CdcBehaviour {
   }
 
   /**
+   * The standby's takeover meets a database error: here another session holds a SHARE lock on the
+   * offsets table, so the check of the stores' writes gives up after its 10 s lock wait. The relay
+   * stands by again and takes over once the lock is gone. Until 2026-12-06 it gave up for good
+   * (FAILED) and the source had no reader. PostgreSQL only: a SHARE lock lets the position's check
+   * read the table and stops the check's writes, a lock MariaDB has no statement for.
+   */
+  @Test
+  void aStandbyWhoseTakeoverFailsStandsByAgainAndTakesOverLater() throws Exception {
+    StreamingAndStandby relays = streamingAndStandby();
+    CdcRelay second = relays.standby();
+    try (ErrorLog log = ErrorLog.capture();
+        java.sql.Connection locker = dataSource.getConnection()) {
+      locker.setAutoCommit(false);
+      try (java.sql.Statement st = locker.createStatement()) {
+        st.execute("LOCK TABLE outbox_cdc_offsets IN SHARE MODE");
+      }
+      // The streaming relay's store waits on the lock too: end its lock session instead of
+      // aborting it here, and it stops itself in the background.
+      execute(
+          "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+              + " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())");
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> !log.containing("could not take over, standing by again").isEmpty());
+      assertThat(second.state().phase()).isNotEqualTo(Phase.ACTIVE);
+      locker.rollback();
+    }
+    await().atMost(Duration.ofSeconds(60)).until(() -> second.state().phase() == Phase.ACTIVE);
+    commit("after-retried-takeover", 1);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> receivedIds("after-retried-takeover").size() == 1);
+  }
+
+  /**
    * The relay publishes INSERTs only, so its publication sends nothing else: without that, every
    * DELETE of a published row would be decoded, sent and converted too. A publication left by an
    * earlier version, which published everything, is altered at the next start.

@@ -103,12 +103,24 @@ public final class CdcRelay implements Relay {
     return this;
   }
 
+  /**
+   * Takes over once the source lock is free. A database error on the way (the position's check, the
+   * published log's table, the stores' check: each before the engine starts, the lock released)
+   * puts the relay back to standing by, to try again after a backoff: until 2026-12-06 the standby
+   * gave up for good, reading FAILED, and the source had no reader once the streaming instance was
+   * gone. A lost position or a refused privilege ends it: retrying does not help.
+   */
   private void standBy() {
+    int attempts = 0;
     try {
       while (!stopped) {
         SourceLock l = tryLock();
-        if (l != null) {
-          standingBy = false;
+        if (l == null) {
+          Thread.sleep(500);
+          continue;
+        }
+        standingBy = false;
+        try {
           synchronized (this) {
             if (!stopped) {
               stream(l);
@@ -117,8 +129,17 @@ public final class CdcRelay implements Relay {
             }
           }
           return;
+        } catch (OutboxDatabaseException e) {
+          long delay = config.backoff().apply(++attempts);
+          failure = null;
+          standingBy = true;
+          log.warn(
+              "{} - could not take over, standing by again (retry in {} ms): {}",
+              config.name(),
+              delay,
+              e.getMessage());
+          Thread.sleep(delay);
         }
-        Thread.sleep(500);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -126,8 +147,6 @@ public final class CdcRelay implements Relay {
       // already logged; the standby does not take over a source whose position is gone
     } catch (CdcStartException e) {
       log.error("{}", e.getMessage());
-    } catch (OutboxDatabaseException e) {
-      log.error("{} - standby could not take over: {}", config.name(), e.toString());
     }
   }
 
