@@ -10,8 +10,9 @@ import java.util.stream.Stream;
 
 /**
  * CPU time used so far by this JVM and by the database server's processes (every {@code postgres}
- * backend, or {@code mariadbd}), read from the JVM and from {@code /proc} (Linux). The database
- * figure counts every server of that name on the machine: measure with nothing else running.
+ * process, the ended backends with the postmaster's children's time, or {@code mariadbd}), read
+ * from the JVM and from {@code /proc} (Linux). The database figure counts every server of that name
+ * on the machine: measure with nothing else running.
  */
 final class CpuTime {
   private static final long TICKS_PER_SECOND = 100; // USER_HZ on Linux
@@ -39,7 +40,11 @@ final class CpuTime {
     return ticks * 1_000_000_000L / TICKS_PER_SECOND;
   }
 
-  /** utime + stime of the process if its name is one of {@code names}, else 0. */
+  /**
+   * utime + stime of the process if its name is one of {@code names}, else 0, and cutime + cstime:
+   * the ended children it waited for. A PostgreSQL backend's CPU leaves {@code /proc} when its
+   * connection closes, and reappears there in the postmaster's cutime.
+   */
   private static long ticks(Path stat, Set<String> names) {
     String line;
     try {
@@ -54,6 +59,9 @@ final class CpuTime {
     }
     // Fields after the name: state(3) ... utime(14) stime(15), counted from 1 with pid first.
     String[] f = line.substring(close + 2).split(" ");
-    return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    return Long.parseLong(f[11])
+        + Long.parseLong(f[12])
+        + Long.parseLong(f[13])
+        + Long.parseLong(f[14]);
   }
 }
