@@ -36,7 +36,10 @@ import org.apache.kafka.connect.runtime.WorkerConfig;
 public final class MaskedJdbcOffsetBackingStore extends JdbcOffsetBackingStore {
   private final AtomicInteger insertSeq = new AtomicInteger();
   private JdbcOffsetBackingStoreConfig settings;
-  private RetriableConnection connection;
+  // Used by the store's one thread; stop() drops it once that thread is done (or gave up waiting).
+  // Not under the monitor: stop() holds it while it waits for that thread, whose save would then
+  // wait for stop() (up to the store's 30 s).
+  private volatile RetriableConnection connection;
   private String token;
 
   @Override
@@ -167,17 +170,19 @@ public final class MaskedJdbcOffsetBackingStore extends JdbcOffsetBackingStore {
     }
   }
 
-  private synchronized RetriableConnection connection() throws SQLException {
-    if (connection == null) {
-      connection =
+  private RetriableConnection connection() throws SQLException {
+    RetriableConnection c = connection;
+    if (c == null) {
+      c =
           new RetriableConnection(
               settings.getJdbcUrl(),
               settings.getUser(),
               settings.getPassword(),
               settings.getWaitRetryDelay(),
               settings.getMaxRetryCount());
+      connection = c;
     }
-    return connection;
+    return c;
   }
 
   @Override
@@ -189,14 +194,15 @@ public final class MaskedJdbcOffsetBackingStore extends JdbcOffsetBackingStore {
     }
   }
 
-  private synchronized void closeConnection() {
-    if (connection != null) {
+  private void closeConnection() {
+    RetriableConnection c = connection;
+    connection = null;
+    if (c != null) {
       try {
-        connection.close();
+        c.close();
       } catch (SQLException e) {
         // dropped: nothing left to save on it
       }
-      connection = null;
     }
   }
 }
