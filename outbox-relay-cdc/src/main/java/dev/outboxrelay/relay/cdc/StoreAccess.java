@@ -19,13 +19,13 @@ import java.util.UUID;
  * Before streaming: the source user can write what Debezium's stores write as that user (the
  * positions with the published log; on MySQL/MariaDB the schema history). Without this a relay
  * whose user may only read the outbox published every row and never stored a position: Debezium
- * retried each save, a warning per attempt, and the relay read as active while a restart would have
- * sent everything again and a PostgreSQL slot held back its WAL.
+ * retried each save, a warning per attempt, and the relay read as active while its position stood
+ * still (a PostgreSQL slot held back its WAL; a binlog could be purged past it).
  *
  * <p>The check runs each statement the stores run, once, in a transaction it rolls back: a row
  * inserted and never committed (so a sequence's or an auto-increment's value is spent), deletes and
- * reads of no row. Stores the user replaced in {@link CdcRelayBuilder#debeziumProperties} (another
- * class, or other credentials) are not checked.
+ * reads of no row. A store any of whose settings the user gave in {@link
+ * CdcRelayBuilder#debeziumProperties} (its class, URL, credentials, table) is not checked.
  */
 final class StoreAccess {
   private static final int LOCK_WAIT_SECONDS = 10;
