@@ -144,6 +144,31 @@ class PostgresCdcBehaviourIT extends CdcBehaviour {
   }
 
   /**
+   * INSERT on the published log granted, USAGE on the sequence its batch numbers come from not (a
+   * DBA's easy slip): refused at start, naming the sequence as PostgreSQL names it.
+   */
+  @Test
+  void aPublishedLogWhoseSequenceTheUserCannotUseIsRefusedNamingTheSequence() throws Exception {
+    String role = reader("cdc_" + dataSource.getPoolName());
+    execute("REVOKE CREATE ON SCHEMA public FROM " + role);
+    started(relay()).close(); // the tables, made by their owner
+    execute("GRANT SELECT, INSERT, DELETE ON outbox_cdc_offsets TO " + role);
+    execute("GRANT INSERT ON outbox_cdc_published TO " + role);
+    CdcRelay refused = relay().source(dataSource.getJdbcUrl(), role, null).build();
+    closeables.add(refused);
+    assertThatThrownBy(refused::start)
+        .isInstanceOf(CdcStartException.class)
+        .hasMessageContaining(
+            "the source user '" + role + "' cannot write \"outbox_cdc_published\"")
+        .hasMessageContaining(
+            "grant it INSERT (and USAGE on its sequence public.outbox_cdc_published_batch_seq)");
+    execute("GRANT USAGE ON SEQUENCE outbox_cdc_published_batch_seq TO " + role);
+    started(relay().source(dataSource.getJdbcUrl(), role, null));
+    commit("granted", 1);
+    await().atMost(Duration.ofSeconds(60)).until(() -> receivedIds("granted").size() == 1);
+  }
+
+  /**
    * The database refuses the position's row for a reason other than a privilege (here a check
    * constraint; a full disk or a trigger would do the same): the save fails after one attempt, the
    * relay reads FAILED while it still publishes, and ACTIVE once the engine's next save (a batch or

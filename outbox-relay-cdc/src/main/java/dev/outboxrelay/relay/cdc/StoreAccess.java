@@ -54,7 +54,8 @@ final class StoreAccess {
             ps.execute();
           } catch (SQLException e) {
             if (AccessDenied.is(e)) {
-              throw refused(c, p, e);
+              conn.rollback(); // the sequence's name is read on the same connection
+              throw refused(c, p.withPrivileges(privileges(conn, c, sql, p)), e);
             }
             throw e;
           }
@@ -119,8 +120,6 @@ final class StoreAccess {
               "the published log with each position",
               sql.dialect == SqlDialect.POSTGRESQL
                   ? "INSERT (and USAGE on its sequence "
-                      + c.table().companionName("cdc_published_batch_seq")
-                      + ")"
                   : "INSERT",
               sql.logPublished(),
               (Object) new byte[0]));
@@ -147,6 +146,31 @@ final class StoreAccess {
               PLACEHOLDER));
     }
     return probes;
+  }
+
+  /**
+   * The privileges a refused probe names. PostgreSQL's published log draws its batch numbers from a
+   * sequence: named as the database names it ({@code pg_get_serial_sequence}: a long table name is
+   * truncated its own way, and a table made beforehand may use an identity column), or after the
+   * table if the database cannot tell.
+   */
+  private static String privileges(Connection conn, CdcRelayConfig c, CdcSql sql, Probe p) {
+    if (!p.privileges().endsWith("sequence ")) {
+      return p.privileges();
+    }
+    String sequence = null;
+    try (PreparedStatement ps =
+        conn.prepareStatement("SELECT pg_get_serial_sequence(?, 'batch')")) {
+      ps.setString(1, sql.published);
+      try (java.sql.ResultSet rs = ps.executeQuery()) {
+        sequence = rs.next() ? rs.getString(1) : null;
+      }
+    } catch (SQLException e) {
+      // the name below
+    }
+    return p.privileges()
+        + (sequence != null ? sequence : c.table().companionName("cdc_published_batch_seq"))
+        + ")";
   }
 
   /**
@@ -185,6 +209,10 @@ final class StoreAccess {
       String table, String what, String privileges, String statement, List<Object> parameters) {
     Probe(String table, String what, String privileges, String statement, Object... parameters) {
       this(table, what, privileges, statement, List.of(parameters));
+    }
+
+    Probe withPrivileges(String named) {
+      return new Probe(table, what, named, statement, parameters);
     }
   }
 }
