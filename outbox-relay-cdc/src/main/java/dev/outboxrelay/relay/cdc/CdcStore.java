@@ -211,7 +211,7 @@ final class CdcStore {
   /** Creates the published log's table if it is absent. */
   void createLog() throws SQLException {
     try (Connection c = connection()) {
-      PositionCheck.createMissing(c, java.util.Map.of(sql.published, sql.publishedLogTable()));
+      MissingTables.create(c, java.util.Map.of(sql.published, sql.publishedLogTable()));
     }
   }
 

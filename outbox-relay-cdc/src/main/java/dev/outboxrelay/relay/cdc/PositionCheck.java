@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  */
 final class PositionCheck {
   private static final Logger log = LoggerFactory.getLogger(PositionCheck.class);
-  private static final Set<String> NO_SUCH_TABLE = Set.of("42P01", "42S02");
+  static final Set<String> NO_SUCH_TABLE = Set.of("42P01", "42S02");
   private static final Pattern BINLOG_FILE = Pattern.compile("\"file\"\\s*:\\s*\"([^\"]+)\"");
 
   private PositionCheck() {}
@@ -30,7 +30,7 @@ final class PositionCheck {
   static void verify(CdcRelayConfig c, CdcSql sql) throws SQLException {
     try (Connection conn = DriverManager.getConnection(c.jdbcUrl(), c.user(), c.password())) {
       Optional<String> offset = storedOffset(conn, c, sql);
-      createMissing(conn, sql.storeTables());
+      MissingTables.create(conn, sql.storeTables());
       if (sql.dialect == SqlDialect.POSTGRESQL) {
         try {
           insertsOnlyPublication(conn, c, sql);
@@ -60,38 +60,6 @@ final class PositionCheck {
       if (m.find() && !binlogFiles(conn).contains(m.group(1))) {
         throw lost(c, "binlog file " + m.group(1) + " has been purged from the server");
       }
-    }
-  }
-
-  /**
-   * Creates those of {@code tables} (name to statement) that do not exist, so that a user without
-   * CREATE works with tables made beforehand: {@code CREATE TABLE IF NOT EXISTS} asks for the
-   * privilege before it looks.
-   */
-  static void createMissing(Connection conn, java.util.Map<String, String> tables)
-      throws SQLException {
-    for (java.util.Map.Entry<String, String> t : tables.entrySet()) {
-      if (!exists(conn, t.getKey())) {
-        try (Statement st = conn.createStatement()) {
-          st.execute(t.getValue());
-        }
-      }
-    }
-  }
-
-  /** Whether {@code table} exists; one the user may not read exists too. */
-  private static boolean exists(Connection conn, String table) throws SQLException {
-    try (Statement st = conn.createStatement()) {
-      st.executeQuery("SELECT 1 FROM " + table + " WHERE 1=0").close();
-      return true;
-    } catch (SQLException e) {
-      if (NO_SUCH_TABLE.contains(e.getSQLState())) {
-        return false;
-      }
-      if (AccessDenied.is(e)) {
-        return true;
-      }
-      throw e;
     }
   }
 
