@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
+import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.relay.polling.PollingRelay;
 import dev.outboxrelay.relay.state.OutboxAdmin;
@@ -62,6 +63,61 @@ abstract class PollingBehaviour extends PollingFixture {
         .doesNotContain(key);
     assertThat(receivedIds(key).stream().distinct().toList())
         .containsExactlyElementsOf(concat(ids(first), ids(second)));
+  }
+
+  /**
+   * A mark that finds its rows already gone is not a lost lease. Here the publisher deletes each
+   * batch's rows as it sends them, as a mark whose commit reached the database but whose answer was
+   * lost (a dropped connection) leaves them for the same mark tried again: no fenced marks are
+   * reported and the relay keeps its buckets. On PostgreSQL such rows were counted as refused by
+   * the fence (the onFenced count, a WARN "lease lost" and the leases dropped), telling operators a
+   * lease was lost when none was.
+   */
+  @Test
+  void rowsAlreadyGoneWhenMarkedAreNotReportedAsFenced() throws Exception {
+    AtomicInteger fenced = new AtomicInteger();
+    Publisher broker = kafka();
+    Publisher deleting =
+        new Publisher() {
+          @Override
+          public java.util.concurrent.CompletionStage<List<dev.outboxrelay.core.PublishResult>>
+              publish(List<OutboxMessage> batch) {
+            try {
+              for (String key :
+                  batch.stream().map(OutboxMessage::aggregateId).distinct().toList()) {
+                execute("DELETE FROM outbox WHERE aggregateid = '" + key + "'");
+              }
+            } catch (java.sql.SQLException e) {
+              throw new IllegalStateException(e);
+            }
+            return broker.publish(batch);
+          }
+
+          @Override
+          public void close() {
+            broker.close();
+          }
+        };
+    PollingRelay relay =
+        started(
+            relay("gone")
+                .publisher(deleting)
+                .listener(
+                    new RelayListener() {
+                      @Override
+                      public void onFenced(int refusedMarks) {
+                        fenced.addAndGet(refusedMarks);
+                      }
+                    })
+                .build());
+    await().until(() -> relay.ownedBuckets().size() == OutboxTable.BUCKETS);
+    List<OutboxMessage> sent = commit("gone-1", 20);
+    await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("gone-1").size() >= 20);
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> fenced.get() == 0 && relay.ownedBuckets().size() == OutboxTable.BUCKETS);
+    assertThat(receivedIds("gone-1")).containsExactlyElementsOf(ids(sent));
   }
 
   /**

@@ -138,8 +138,9 @@ final class RelaySql {
   }
 
   /**
-   * MySQL/MariaDB fence: which of the given buckets this relay holds now, on the database clock. A
-   * plain (consistent, non-locking) read in READ COMMITTED: it neither waits for nor blocks the
+   * Which of the given buckets this relay holds now, on the database clock: the MySQL/MariaDB
+   * fence, and on PostgreSQL which rows of a mark that marked fewer than it was given were refused.
+   * A plain (consistent, non-locking) read in READ COMMITTED: it neither waits for nor blocks the
    * lease renewal. A subquery in a DELETE would be a locking read on InnoDB (shared locks on the
    * leases until the statement ends), which is how marks and renewals used to wait on each other.
    */

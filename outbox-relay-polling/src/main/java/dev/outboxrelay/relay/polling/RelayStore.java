@@ -126,13 +126,27 @@ final class RelayStore {
     }
   }
 
+  /**
+   * PostgreSQL: one statement ({@link RelaySql#markDone}); returns the rows the fence let through,
+   * counted as on MySQL/MariaDB: a row of a bucket this relay holds counts as done even if it was
+   * already gone. When the statement marks fewer rows than it was given, the relay reads which of
+   * their buckets it holds, and only the rows of the others were refused. Rows of a held bucket are
+   * gone when a mark whose commit reached the database lost its answer (a dropped connection) and
+   * is tried again; counting them as fenced told operators a lease was lost when none was.
+   */
   private int markFenced(Connection c, List<PendingRow> rows) throws SQLException {
+    int marked;
     try (PreparedStatement ps = c.prepareStatement(sql.markDone(keepRows))) {
       Long[] seqs = rows.stream().map(PendingRow::sequence).sorted().toArray(Long[]::new);
       ps.setArray(1, c.createArrayOf("bigint", seqs));
       ps.setString(2, owner);
-      return ps.executeUpdate();
+      marked = ps.executeUpdate();
     }
+    if (marked == rows.size()) {
+      return marked;
+    }
+    Set<Integer> held = heldBuckets(c, rows);
+    return (int) rows.stream().filter(r -> held.contains(r.bucket())).count();
   }
 
   /**
