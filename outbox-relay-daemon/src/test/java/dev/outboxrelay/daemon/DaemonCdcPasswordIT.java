@@ -105,7 +105,8 @@ class DaemonCdcPasswordIT {
               + " record_insert_seq INTEGER NOT NULL, PRIMARY KEY (id))");
       st.execute(
           "CREATE TABLE outbox_cdc_published (batch bigserial PRIMARY KEY, ids bytea NOT NULL)");
-      st.execute("CREATE PUBLICATION grants FOR TABLE outbox");
+      // As the README's Privileges section has the owner make it.
+      st.execute("CREATE PUBLICATION grants FOR TABLE outbox WITH (publish = 'insert')");
       st.execute("CREATE ROLE " + role + " LOGIN REPLICATION PASSWORD '" + password + "'");
       st.execute("GRANT USAGE ON SCHEMA public TO " + role);
       st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + role);
@@ -123,7 +124,7 @@ class DaemonCdcPasswordIT {
     assertThat(r.output())
         .contains("Failed: grants - ")
         .contains("the source user '" + role + "' cannot write \"outbox_cdc_offsets\"")
-        .contains("grant it")
+        .contains("grant it SELECT, INSERT, DELETE on \"outbox_cdc_offsets\"")
         .doesNotContain("outbox-relay-daemon ready")
         .doesNotContain(password);
 

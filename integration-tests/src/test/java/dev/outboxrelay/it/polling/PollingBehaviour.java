@@ -67,11 +67,11 @@ abstract class PollingBehaviour extends PollingFixture {
 
   /**
    * A mark that finds its rows already gone is not a lost lease. Here the publisher deletes each
-   * batch's rows as it sends them, as a mark whose commit reached the database but whose answer was
-   * lost (a dropped connection) leaves them for the same mark tried again: no fenced marks are
-   * reported and the relay keeps its buckets. On PostgreSQL such rows were counted as refused by
-   * the fence (the onFenced count, a WARN "lease lost" and the leases dropped), telling operators a
-   * lease was lost when none was.
+   * batch's rows (by id, auto-commit) as it sends them, as a mark whose commit reached the database
+   * but whose answer was lost (a dropped connection) leaves them for the same mark tried again: no
+   * fenced marks are reported and the relay keeps its buckets. On PostgreSQL such rows were counted
+   * as refused by the fence (the onFenced count, a WARN "lease lost" and the leases dropped),
+   * telling operators a lease was lost when none was.
    */
   @Test
   void rowsAlreadyGoneWhenMarkedAreNotReportedAsFenced() throws Exception {
@@ -82,11 +82,18 @@ abstract class PollingBehaviour extends PollingFixture {
           @Override
           public java.util.concurrent.CompletionStage<List<dev.outboxrelay.core.PublishResult>>
               publish(List<OutboxMessage> batch) {
-            try {
-              for (String key :
-                  batch.stream().map(OutboxMessage::aggregateId).distinct().toList()) {
-                execute("DELETE FROM outbox WHERE aggregateid = '" + key + "'");
+            String id =
+                database().dialect() == dev.outboxrelay.core.SqlDialect.POSTGRESQL
+                    ? "CAST(? AS uuid)"
+                    : "?";
+            try (Connection c = dataSource.getConnection();
+                java.sql.PreparedStatement ps =
+                    c.prepareStatement("DELETE FROM outbox WHERE id = " + id)) {
+              for (OutboxMessage m : batch) {
+                ps.setString(1, m.id().toString());
+                ps.addBatch();
               }
+              ps.executeBatch();
             } catch (java.sql.SQLException e) {
               throw new IllegalStateException(e);
             }

@@ -54,7 +54,6 @@ final class StoreAccess {
             ps.execute();
           } catch (SQLException e) {
             if (AccessDenied.is(e)) {
-              conn.rollback(); // the sequence's name is read on the same connection
               throw refused(c, p.withPrivileges(privileges(conn, c, sql, p)), e);
             }
             throw e;
@@ -118,9 +117,7 @@ final class StoreAccess {
           new Probe(
               sql.published,
               "the published log with each position",
-              sql.dialect == SqlDialect.POSTGRESQL
-                  ? "INSERT (and USAGE on its sequence "
-                  : "INSERT",
+              "INSERT",
               sql.logPublished(),
               (Object) new byte[0]));
     }
@@ -155,20 +152,24 @@ final class StoreAccess {
    * table if the database cannot tell.
    */
   private static String privileges(Connection conn, CdcRelayConfig c, CdcSql sql, Probe p) {
-    if (!p.privileges().endsWith("sequence ")) {
+    if (sql.dialect != SqlDialect.POSTGRESQL || !p.table().equals(sql.published)) {
       return p.privileges();
     }
     String sequence = null;
-    try (PreparedStatement ps =
-        conn.prepareStatement("SELECT pg_get_serial_sequence(?, 'batch')")) {
-      ps.setString(1, sql.published);
-      try (java.sql.ResultSet rs = ps.executeQuery()) {
-        sequence = rs.next() ? rs.getString(1) : null;
+    try {
+      conn.rollback(); // the refused statement aborted the transaction; read on the same connection
+      try (PreparedStatement ps =
+          conn.prepareStatement("SELECT pg_get_serial_sequence(?, 'batch')")) {
+        ps.setString(1, sql.published);
+        try (java.sql.ResultSet rs = ps.executeQuery()) {
+          sequence = rs.next() ? rs.getString(1) : null;
+        }
       }
     } catch (SQLException e) {
-      // the name below
+      // the refusal is what matters: the name below
     }
     return p.privileges()
+        + " (and USAGE on its sequence "
         + (sequence != null ? sequence : c.table().companionName("cdc_published_batch_seq"))
         + ")";
   }

@@ -115,6 +115,22 @@ final class RelaySql {
   }
 
   /**
+   * PostgreSQL: which of the rows whose {@code seq} values are in an array (one {@code bigint[]}
+   * parameter) are still to be published; after a mark that marked fewer than it was given, those
+   * are rows its fence refused.
+   */
+  String stillPending(boolean keepPublished) {
+    return "SELECT "
+        + col(SEQUENCE)
+        + " FROM "
+        + outbox
+        + " WHERE "
+        + col(SEQUENCE)
+        + " = ANY(?)"
+        + (keepPublished ? " AND " + published() + " IS NULL" : "");
+  }
+
+  /**
    * MySQL/MariaDB: marks the rows named in a JSON array of ids, one statement, one primary-key
    * lookup per row ({@link RowsById}): whatever the table's size or statistics, each marked row is
    * locked alone, and no uncommitted insert is ever waited for. The plain {@code WHERE seq IN
@@ -139,10 +155,11 @@ final class RelaySql {
 
   /**
    * Which of the given buckets this relay holds now, on the database clock: the MySQL/MariaDB
-   * fence, and on PostgreSQL which rows of a mark that marked fewer than it was given were refused.
-   * A plain (consistent, non-locking) read in READ COMMITTED: it neither waits for nor blocks the
-   * lease renewal. A subquery in a DELETE would be a locking read on InnoDB (shared locks on the
-   * leases until the statement ends), which is how marks and renewals used to wait on each other.
+   * fence, and on PostgreSQL which buckets' rows, gone before a mark that marked fewer than it was
+   * given, count as done. A plain (consistent, non-locking) read in READ COMMITTED: it neither
+   * waits for nor blocks the lease renewal. A subquery in a DELETE would be a locking read on
+   * InnoDB (shared locks on the leases until the statement ends), which is how marks and renewals
+   * used to wait on each other.
    */
   String heldBuckets(int buckets) {
     return "SELECT bucket FROM "

@@ -129,24 +129,39 @@ final class RelayStore {
   /**
    * PostgreSQL: one statement ({@link RelaySql#markDone}); returns the rows the fence let through,
    * counted as on MySQL/MariaDB: a row of a bucket this relay holds counts as done even if it was
-   * already gone. When the statement marks fewer rows than it was given, the relay reads which of
-   * their buckets it holds, and only the rows of the others were refused. Rows of a held bucket are
-   * gone when a mark whose commit reached the database lost its answer (a dropped connection) and
-   * is tried again; counting them as fenced told operators a lease was lost when none was.
+   * already gone. Rows are gone when a mark whose commit reached the database lost its answer (a
+   * dropped connection) and is tried again; counting them as refused told operators a lease was
+   * lost when none was. So when the statement marks fewer rows than it was given, the relay reads
+   * which of them are still pending (refused by the fence, whatever the lease reads now: a renewal
+   * may have committed since) and which of their buckets it holds: a row no longer pending counts
+   * as done in a held bucket and as refused in another (a new owner sent and marked it).
    */
   private int markFenced(Connection c, List<PendingRow> rows) throws SQLException {
+    Long[] seqs = rows.stream().map(PendingRow::sequence).sorted().toArray(Long[]::new);
+    java.sql.Array array = c.createArrayOf("bigint", seqs);
     int marked;
     try (PreparedStatement ps = c.prepareStatement(sql.markDone(keepRows))) {
-      Long[] seqs = rows.stream().map(PendingRow::sequence).sorted().toArray(Long[]::new);
-      ps.setArray(1, c.createArrayOf("bigint", seqs));
+      ps.setArray(1, array);
       ps.setString(2, owner);
       marked = ps.executeUpdate();
     }
     if (marked == rows.size()) {
       return marked;
     }
+    Set<Long> pending = new HashSet<>();
+    try (PreparedStatement ps = c.prepareStatement(sql.stillPending(keepRows))) {
+      ps.setArray(1, array);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          pending.add(rs.getLong(1));
+        }
+      }
+    }
     Set<Integer> held = heldBuckets(c, rows);
-    return (int) rows.stream().filter(r -> held.contains(r.bucket())).count();
+    return (int)
+        rows.stream()
+            .filter(r -> !pending.contains(r.sequence()) && held.contains(r.bucket()))
+            .count();
   }
 
   /**

@@ -53,6 +53,20 @@ class RelaySqlTest {
   }
 
   /**
+   * PostgreSQL, after a mark that marked fewer rows than given: which of them are still pending.
+   */
+  @Test
+  void rowsAMarkLeftArePendingOnesAmongItsSequences() {
+    RelaySql pg = new RelaySql(table, SqlDialect.POSTGRESQL);
+    assertThat(pg.stillPending(false))
+        .isEqualTo("SELECT \"seq\" FROM \"app\".\"events\" WHERE \"seq\" = ANY(?)");
+    assertThat(pg.stillPending(true))
+        .isEqualTo(
+            "SELECT \"seq\" FROM \"app\".\"events\" WHERE \"seq\" = ANY(?) AND \"published_at\""
+                + " IS NULL");
+  }
+
+  /**
    * MariaDB: a non-locking read of the leases, then one mark of the rows by their {@code seq}, the
    * values' table first ({@code STRAIGHT_JOIN}), so every row is found by a unique-index lookup.
    */
