@@ -42,9 +42,9 @@ public record RelayState(
      * Not relaying because of a failure, named in the reason, or relaying without recording its
      * progress (a CDC relay whose position cannot be stored: a PostgreSQL slot keeps its WAL, a
      * binlog may be purged past the position). Some recover by themselves (the polling relay
-     * retrying after a database error, the CDC engine restarting after a backoff, a position stored
-     * again), others need the operator (a lost CDC position, a dead worker thread, a missing
-     * privilege).
+     * retrying after a database error, the CDC engine restarting after a backoff, a silent CDC
+     * reader handing over events again, a position stored again), others need the operator (a lost
+     * CDC position, a dead worker thread, a missing privilege).
      */
     FAILED,
     /** {@link Relay#close()} or {@link Relay#abort()} was called and has not finished yet. */

@@ -55,6 +55,51 @@ class MariaDbCdcBehaviourIT extends CdcBehaviour {
   }
 
   /**
+   * A reader stuck without failing is reported, not read as streaming. Debezium 3.5's JDBC schema
+   * history runs a refused insert again forever on the reader's thread (debezium/dbz#2244); here a
+   * DDL on the outbox while the source user may not write the history. The engine neither fails nor
+   * hands over anything, heartbeats included: the relay reads FAILED once the silence passes its
+   * limit (15 heartbeat periods, 15 s with the 1 s keep-alive set here), and ACTIVE again once the
+   * grant is back, the insert goes through and the stream goes on. Before EngineSilence it read
+   * ACTIVE throughout.
+   */
+  @org.junit.jupiter.api.Test
+  void aReaderStuckWithoutFailingIsReportedUntilItGoesOn() throws Exception {
+    String user = "stuck_" + dataSource.getPoolName().toLowerCase(java.util.Locale.ROOT);
+    execute("CREATE USER " + account(user) + " IDENTIFIED BY 'reader'");
+    execute(
+        "GRANT SELECT, RELOAD, SHOW DATABASES, REPLICATION SLAVE, BINLOG MONITOR ON *.* TO "
+            + account(user));
+    started(relay()).close(); // the stores' tables, made by the owner
+    grantStoreWrites(user);
+    dev.outboxrelay.relay.cdc.CdcRelay relay =
+        started(
+            relay()
+                .source(dataSource.getJdbcUrl(), user, "reader")
+                .debeziumProperties(java.util.Map.of("connect.keep.alive.interval.ms", "1000")));
+    commit("before", 1);
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(60))
+        .until(() -> receivedIds("before").size() == 1);
+    execute("REVOKE INSERT ON outbox_cdc_history FROM " + account(user));
+    execute("ALTER TABLE outbox ADD COLUMN note varchar(10) NULL");
+    commit("behind-the-ddl", 1);
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(60))
+        .until(() -> relay.state().phase() == dev.outboxrelay.core.RelayState.Phase.FAILED);
+    org.assertj.core.api.Assertions.assertThat(relay.state().reason())
+        .contains("the engine has handed over nothing, heartbeats included");
+    org.assertj.core.api.Assertions.assertThat(receivedIds("behind-the-ddl")).isEmpty();
+    execute("GRANT INSERT ON outbox_cdc_history TO " + account(user));
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(60))
+        .until(() -> receivedIds("behind-the-ddl").size() == 1);
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(30))
+        .until(() -> relay.state().phase() == dev.outboxrelay.core.RelayState.Phase.ACTIVE);
+  }
+
+  /**
    * Rotates the binlog and purges every file before the new one, as an operator's cleanup would.
    */
   @Override

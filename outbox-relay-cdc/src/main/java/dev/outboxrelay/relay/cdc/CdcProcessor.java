@@ -1,6 +1,7 @@
 package dev.outboxrelay.relay.cdc;
 
 import dev.outboxrelay.core.MessageContract;
+import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.relay.cdc.internal.PublishedLog;
 import io.debezium.engine.DebeziumEngine;
@@ -14,6 +15,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
@@ -55,6 +57,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private volatile boolean running = true;
   private volatile boolean batchSinceStart; // the engine (re)started runs: it delivered a batch
   private final StopDrain stopDrain;
+  private final EngineSilence silence;
   private CatchUp catchUp = new CatchUp();
   // Keys drained from the table, and the last sequence read: see drainedBefore.
   private final Map<String, Long> drainedThrough = new HashMap<>();
@@ -77,6 +80,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     this.publishing = new Publishing(config, store, published, holds, () -> running);
     this.retention = new Retention(config.name(), store, published);
     this.stopDrain = new StopDrain(debezium);
+    this.silence = new EngineSilence(debezium, config.source().dialect() != SqlDialect.POSTGRESQL);
     this.writes =
         Executors.newSingleThreadExecutor(
             r -> {
@@ -119,6 +123,18 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
       throws InterruptedException {
     batchSinceStart = true;
+    silence.batchStarted();
+    try {
+      handle(records, committer);
+    } finally {
+      silence.batchEnded();
+    }
+  }
+
+  private void handle(
+      List<RecordChangeEvent<SourceRecord>> records,
+      DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
+      throws InterruptedException {
     if (!running) {
       stopDrain.onBatch(records.size()); // not published, position not stored: see StopDrain
       return;
@@ -624,6 +640,15 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     return published.saveFailure();
   }
 
+  /** The engine's silence, heartbeats included, when longer than {@link EngineSilence} allows. */
+  Optional<Duration> silentBeyondLimit() {
+    return silence.beyondLimit(System.nanoTime());
+  }
+
+  Optional<Duration> silenceLimit() {
+    return silence.limit();
+  }
+
   /** Keys backing off after a transient failure; any thread. */
   int retryingKeys() {
     return holds.retrying();
@@ -673,6 +698,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   /** A (re)started engine streams from the stored position: catch up with the table again. */
   void restarted() {
     batchSinceStart = false;
+    silence.restarted();
     published.restarted();
     lock.lock();
     try {

@@ -362,6 +362,8 @@ public final class CdcRelay implements Relay {
     }
   }
 
+  private boolean silenceReported; // the maintenance thread's
+
   private void maintain() {
     try {
       if (!lock.held()) {
@@ -371,11 +373,27 @@ public final class CdcRelay implements Relay {
         return;
       }
       restartIfFailed();
+      reportSilence();
       processor.maintain();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       log.warn("{} - maintenance: {}", config.name(), e.toString());
+    }
+  }
+
+  /**
+   * Logs once when the engine falls silent beyond its heartbeats' limit (state() reads FAILED
+   * meanwhile, see {@link EngineSilence}) and once when it hands over batches again.
+   */
+  private void reportSilence() {
+    java.util.Optional<Duration> silent = processor.silentBeyondLimit();
+    if (silent.isPresent() && !silenceReported) {
+      silenceReported = true;
+      log.error("{} - {}", config.name(), CdcState.silence(silent.get(), processor));
+    } else if (silent.isEmpty() && silenceReported) {
+      silenceReported = false;
+      log.info("{} - the engine hands over batches again", config.name());
     }
   }
 

@@ -48,7 +48,22 @@ final class CdcState {
       // Restarted after a failure: not ACTIVE until the engine proves it runs again.
       return state(Phase.STARTING, "restarting the engine", retrying, parked);
     }
+    java.util.Optional<java.time.Duration> silent = p.silentBeyondLimit();
+    if (silent.isPresent()) {
+      // The engine has not failed, yet its reader hands over nothing, not even heartbeats.
+      return state(Phase.FAILED, silence(silent.get(), p), retrying, parked);
+    }
     return state(Phase.ACTIVE, "", retrying, parked);
+  }
+
+  /** The reason a silent engine's state gives (and the relay's log). */
+  static String silence(java.time.Duration silent, CdcProcessor p) {
+    return "the engine has handed over nothing, heartbeats included, for "
+        + silent.toSeconds()
+        + " s (limit "
+        + p.silenceLimit().map(java.time.Duration::toSeconds).orElse(0L)
+        + " s): its reader is stuck or its connection dead; the log has the engine's last"
+        + " warnings";
   }
 
   private static RelayState state(Phase phase, String reason, int retrying, OptionalInt parked) {
