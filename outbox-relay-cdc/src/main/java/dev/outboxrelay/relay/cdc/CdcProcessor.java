@@ -649,6 +649,11 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     return silence.limit();
   }
 
+  /** Batches the engine has handed over and the relay handled; any thread. */
+  long batchesHandled() {
+    return silence.handled();
+  }
+
   /** Keys backing off after a transient failure; any thread. */
   int retryingKeys() {
     return holds.retrying();

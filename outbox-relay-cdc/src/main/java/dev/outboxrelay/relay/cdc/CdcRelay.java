@@ -346,6 +346,9 @@ public final class CdcRelay implements Relay {
     if (!engineFailed || stopped || System.nanoTime() - restartAt < 0) {
       return;
     }
+    // STARTING ("restarting the engine") from now on, not the failed engine's last batch read as
+    // ACTIVE (or its silence) while the position check below waits for the database.
+    processor.restarted();
     engineFailed = false;
     try {
       PositionCheck.verify(config, sql);
@@ -363,6 +366,7 @@ public final class CdcRelay implements Relay {
   }
 
   private boolean silenceReported; // the maintenance thread's
+  private long batchesAtSilence;
 
   private void maintain() {
     try {
@@ -387,11 +391,15 @@ public final class CdcRelay implements Relay {
    * meanwhile, see {@link EngineSilence}) and once when it hands over batches again.
    */
   private void reportSilence() {
+    if (engineFailed) {
+      return; // its failure is logged and reported; a restarted engine is watched afresh
+    }
     java.util.Optional<Duration> silent = processor.silentBeyondLimit();
     if (silent.isPresent() && !silenceReported) {
       silenceReported = true;
+      batchesAtSilence = processor.batchesHandled();
       log.error("{} - {}", config.name(), CdcState.silence(silent.get(), processor));
-    } else if (silent.isEmpty() && silenceReported) {
+    } else if (silenceReported && processor.batchesHandled() > batchesAtSilence) {
       silenceReported = false;
       log.info("{} - the engine hands over batches again", config.name());
     }

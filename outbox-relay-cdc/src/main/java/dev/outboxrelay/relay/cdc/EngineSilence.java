@@ -4,21 +4,22 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Whether a streaming engine has handed over nothing for longer than its heartbeats allow. The
  * relay asks Debezium for a heartbeat every {@code heartbeat.interval.ms} (1 s by default): on
  * PostgreSQL the connector sends one whenever the stream has nothing to read, on MySQL/MariaDB with
  * every binlog event, including the server's own heartbeat events on an idle binlog (every 0.8 ×
- * {@code connect.keep.alive.interval.ms}). So a batch, heartbeats included, reaches the relay at
- * least that often while its reader runs, and a silence of {@link #HEARTBEATS} such periods (at
- * least {@link #FLOOR}) means the reader is stuck or its connection dead while the engine has not
- * failed: Debezium 3.5's JDBC schema history, for one, runs a refused statement again forever on
- * the reader's thread (debezium/dbz#2244). Time spent inside the relay's own handling of a batch
- * (acknowledgements from a slow broker, its position's write) is not silence: the engine waits for
- * the relay then, and the broker's failures are reported as such. Not watched when heartbeats are
- * turned off ({@code heartbeat.interval.ms} 0, or on MySQL/MariaDB {@code connect.keep.alive}
- * false).
+ * {@code connect.keep.alive.interval.ms}); an idle PostgreSQL connector at most once per {@code
+ * poll.interval.ms}. So a batch, heartbeats included, reaches the relay at least that often while
+ * its reader runs, and a silence of {@link #HEARTBEATS} such periods (at least {@link #FLOOR})
+ * means the reader is stuck or its connection dead while the engine has not failed: Debezium 3.5's
+ * JDBC schema history, for one, runs a refused statement again forever on the reader's thread
+ * (debezium/dbz#2244). Time spent inside the relay's own handling of a batch (acknowledgements from
+ * a slow broker, its position's write) is not silence: the engine waits for the relay then, and the
+ * broker's failures are reported as such. Not watched when heartbeats are turned off ({@code
+ * heartbeat.interval.ms} 0, or on MySQL/MariaDB {@code connect.keep.alive} false).
  */
 final class EngineSilence {
   static final Duration FLOOR = Duration.ofSeconds(15);
@@ -26,6 +27,7 @@ final class EngineSilence {
 
   private final Duration limit; // null: not watched
   private final AtomicInteger handling = new AtomicInteger(); // batches being handled
+  private final AtomicLong handled = new AtomicLong(); // batches handled
   private volatile long batchEnded; // System.nanoTime() at the end of the last batch; 0 before
 
   /**
@@ -42,7 +44,9 @@ final class EngineSilence {
     if (heartbeat <= 0) {
       return null;
     }
-    long period = heartbeat;
+    // An idle PostgreSQL connector sleeps a poll interval after five empty reads: one heartbeat
+    // per poll interval at most.
+    long period = Math.max(heartbeat, millis(engine, "poll.interval.ms", 500));
     if (binlog) {
       if (!Boolean.parseBoolean(engine.getProperty("connect.keep.alive", "true").trim())) {
         return null;
@@ -66,7 +70,13 @@ final class EngineSilence {
 
   void batchEnded() {
     batchEnded = System.nanoTime();
+    handled.incrementAndGet();
     handling.decrementAndGet();
+  }
+
+  /** Batches handled so far; any thread. */
+  long handled() {
+    return handled.get();
   }
 
   /** The engine (re)starts: silent until its first batch, which {@code STARTING} reports. */
@@ -76,8 +86,14 @@ final class EngineSilence {
 
   /** How long the engine has been silent, if longer than it may be; any thread. */
   Optional<Duration> beyondLimit(long nowNanos) {
+    if (limit == null) {
+      return Optional.empty();
+    }
+    // A batch that began or ended between these reads is no silence.
+    long before = handled.get();
+    boolean inBatch = handling.get() > 0;
     long ended = batchEnded;
-    if (limit == null || ended == 0 || handling.get() > 0) {
+    if (inBatch || ended == 0 || handled.get() != before) {
       return Optional.empty();
     }
     Duration silent = Duration.ofNanos(nowNanos - ended);

@@ -27,6 +27,13 @@ class EngineSilenceTest {
         .isEqualTo(Duration.ofSeconds(75));
   }
 
+  /** An idle PostgreSQL connector sleeps a poll interval after five empty reads. */
+  @Test
+  void aLongPollIntervalSpacesTheHeartbeats() {
+    assertThat(EngineSilence.limit(engine("poll.interval.ms", "2000"), false))
+        .isEqualTo(Duration.ofSeconds(30));
+  }
+
   /** On an idle binlog the heartbeats come with the server's, every 0.8 × the keep-alive. */
   @Test
   void aBinlogsHeartbeatsComeWithTheServersEvents() {
