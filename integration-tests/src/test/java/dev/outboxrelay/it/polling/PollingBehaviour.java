@@ -25,6 +25,16 @@ import org.junit.jupiter.api.Test;
 /** Polling-relay behaviour beyond the relay contract; a subclass per database. */
 abstract class PollingBehaviour extends PollingFixture {
 
+  /** A listener that adds the marks the lease fence refused to {@code fenced}. */
+  private static RelayListener countingFenced(AtomicInteger fenced) {
+    return new RelayListener() {
+      @Override
+      public void onFenced(int refusedMarks) {
+        fenced.addAndGet(refusedMarks);
+      }
+    };
+  }
+
   @Test
   void aRelayPausedPastItsLeaseCanNeitherMarkNorKeepPublishing() throws Exception {
     AtomicInteger fenced = new AtomicInteger();
@@ -34,13 +44,7 @@ abstract class PollingBehaviour extends PollingFixture {
             relay("paused")
                 .publisher(paused)
                 .retention(Retention.keepFor(Duration.ofHours(1)))
-                .listener(
-                    new RelayListener() {
-                      @Override
-                      public void onFenced(int refusedMarks) {
-                        fenced.addAndGet(refusedMarks);
-                      }
-                    })
+                .listener(countingFenced(fenced))
                 .build());
     await().until(() -> a.ownedBuckets().size() == OutboxTable.BUCKETS);
     String key = keyInLowerHalfOfBuckets();
@@ -106,17 +110,7 @@ abstract class PollingBehaviour extends PollingFixture {
           }
         };
     PollingRelay relay =
-        started(
-            relay("gone")
-                .publisher(deleting)
-                .listener(
-                    new RelayListener() {
-                      @Override
-                      public void onFenced(int refusedMarks) {
-                        fenced.addAndGet(refusedMarks);
-                      }
-                    })
-                .build());
+        started(relay("gone").publisher(deleting).listener(countingFenced(fenced)).build());
     await().until(() -> relay.ownedBuckets().size() == OutboxTable.BUCKETS);
     List<OutboxMessage> sent = commit("gone-1", 20);
     await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("gone-1").size() >= 20);
