@@ -58,9 +58,14 @@ final class EngineSilence {
     return d.compareTo(FLOOR) < 0 ? FLOOR : d;
   }
 
+  /** A setting in ms; one that is not a number is Debezium's to refuse, naming it, at start. */
   private static long millis(Properties p, String key, long otherwise) {
     String v = p.getProperty(key);
-    return v == null ? otherwise : Long.parseLong(v.trim());
+    try {
+      return v == null ? otherwise : Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      return otherwise;
+    }
   }
 
   /** The engine handed over a batch; the relay handles it now. */

@@ -42,6 +42,14 @@ class EngineSilenceTest {
     assertThat(EngineSilence.limit(engine(), true)).isEqualTo(Duration.ofSeconds(720));
   }
 
+  /** Debezium refuses such a setting at start, naming it; the relay does not fail before it. */
+  @Test
+  void aSettingThatIsNotANumberIsLeftToDebezium() {
+    assertThat(EngineSilence.limit(engine("poll.interval.ms", "soon"), false))
+        .isEqualTo(Duration.ofSeconds(15));
+    assertThat(EngineSilence.limit(engine("heartbeat.interval.ms", "often"), false)).isNull();
+  }
+
   @Test
   void withoutHeartbeatsNothingIsWatched() {
     assertThat(EngineSilence.limit(engine("heartbeat.interval.ms", "0"), false)).isNull();
