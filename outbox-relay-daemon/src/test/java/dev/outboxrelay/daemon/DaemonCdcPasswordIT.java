@@ -12,7 +12,6 @@ import dev.outboxrelay.servers.KafkaServer;
 import dev.outboxrelay.servers.MariaDbServer;
 import dev.outboxrelay.servers.PostgresServer;
 import dev.outboxrelay.testing.KafkaTopicReader;
-import dev.outboxrelay.writer.Outbox;
 import dev.outboxrelay.writer.OutboxSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -175,11 +174,7 @@ class DaemonCdcPasswordIT {
             .type("Paid")
             .payload("{}")
             .build();
-    try (Connection c = app.getConnection()) {
-      c.setAutoCommit(false);
-      Outbox.builder().build().save(c, m);
-      c.commit();
-    }
+    DaemonScrape.save(app, m);
     await()
         .atMost(Duration.ofSeconds(60))
         .until(() -> reader.readAll(topic).stream().anyMatch(r -> r.id().equals(m.id())));

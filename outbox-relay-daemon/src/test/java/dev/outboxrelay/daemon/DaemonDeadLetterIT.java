@@ -12,7 +12,6 @@ import dev.outboxrelay.servers.KafkaServer;
 import dev.outboxrelay.servers.PostgresServer;
 import dev.outboxrelay.testing.KafkaTopicReader;
 import dev.outboxrelay.testing.ReceivedMessage;
-import dev.outboxrelay.writer.Outbox;
 import dev.outboxrelay.writer.OutboxSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,9 +58,9 @@ class DaemonDeadLetterIT {
         OutboxMessage poison = message("poisoned", "x".repeat(2 * MAX_REQUEST));
         OutboxMessage behind = message("poisoned", "{\"n\":2}");
         OutboxMessage other = message("healthy", "{\"n\":3}");
-        save(app, poison);
-        save(app, behind);
-        save(app, other);
+        DaemonScrape.save(app, poison);
+        DaemonScrape.save(app, behind);
+        DaemonScrape.save(app, other);
         await()
             .atMost(Duration.ofSeconds(60))
             .untilAsserted(() -> assertThat(reader.readAll(deadLetters)).hasSize(1));
@@ -130,13 +129,5 @@ class DaemonDeadLetterIT {
 
   private static OutboxMessage message(String key, String payload) {
     return DaemonScrape.order("dlq-" + key, payload);
-  }
-
-  private static void save(HikariDataSource app, OutboxMessage m) throws Exception {
-    try (Connection c = app.getConnection()) {
-      c.setAutoCommit(false);
-      Outbox.builder().build().save(c, m);
-      c.commit();
-    }
   }
 }

@@ -10,7 +10,6 @@ import dev.outboxrelay.servers.DaemonProcess;
 import dev.outboxrelay.servers.KafkaServer;
 import dev.outboxrelay.servers.PostgresServer;
 import dev.outboxrelay.testing.KafkaTopicReader;
-import dev.outboxrelay.writer.Outbox;
 import dev.outboxrelay.writer.OutboxSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,11 +80,7 @@ class DaemonReadinessIT {
                 .type("OrderPlaced")
                 .payload("{}")
                 .build();
-        try (Connection c = app.getConnection()) {
-          c.setAutoCommit(false);
-          Outbox.builder().build().save(c, m);
-          c.commit();
-        }
+        DaemonScrape.save(app, m);
         await()
             .atMost(Duration.ofSeconds(30))
             .untilAsserted(

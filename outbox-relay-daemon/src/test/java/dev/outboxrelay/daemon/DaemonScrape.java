@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.servers.DaemonProcess;
+import dev.outboxrelay.writer.Outbox;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.sql.DataSource;
 
 /** What the daemon-as-a-process tests read from a running daemon, and the order they save. */
 final class DaemonScrape {
@@ -33,5 +37,14 @@ final class DaemonScrape {
         .type("OrderPlaced")
         .payload(payload)
         .build();
+  }
+
+  /** Saves {@code m} through the writer in a transaction of its own, committed. */
+  static void save(DataSource app, OutboxMessage m) throws SQLException {
+    try (Connection c = app.getConnection()) {
+      c.setAutoCommit(false);
+      Outbox.builder().build().save(c, m);
+      c.commit();
+    }
   }
 }

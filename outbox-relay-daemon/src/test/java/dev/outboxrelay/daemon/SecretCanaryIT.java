@@ -11,7 +11,6 @@ import dev.outboxrelay.servers.DaemonProcess;
 import dev.outboxrelay.servers.KafkaServer;
 import dev.outboxrelay.servers.PostgresServer;
 import dev.outboxrelay.testing.KafkaTopicReader;
-import dev.outboxrelay.writer.Outbox;
 import dev.outboxrelay.writer.OutboxSchema;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -101,11 +100,7 @@ class SecretCanaryIT {
               .type("Canary")
               .payload("{}")
               .build();
-      try (Connection c = app.getConnection()) {
-        c.setAutoCommit(false);
-        Outbox.builder().build().save(c, m);
-        c.commit();
-      }
+      DaemonScrape.save(app, m);
       try (KafkaTopicReader reader = new KafkaTopicReader(kafka.bootstrapServers())) {
         await()
             .atMost(Duration.ofSeconds(60))
