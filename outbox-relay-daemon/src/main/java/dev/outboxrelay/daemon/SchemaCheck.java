@@ -1,7 +1,9 @@
 package dev.outboxrelay.daemon;
 
+import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.core.rows.RowsByKey;
 import dev.outboxrelay.daemon.StartupFailure.Kind;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.relay.state.StateSql;
@@ -18,7 +20,9 @@ import javax.sql.DataSource;
  * operator command would fail with a raw SQL error; failing at once, naming the table and the
  * option that creates it, is what an operator can act on. {@code <table>_discarded} (migration V3)
  * is checked too: a schema upgraded without it relays, but {@code parked list}, {@code discard},
- * {@code replay} and {@code verify} read it.
+ * {@code replay} and {@code verify} read it. On MySQL/MariaDB the outbox table's keys are read as
+ * the relay will read them ({@link RowsByKey}): a table without a unique index on {@code id} alone
+ * and one on {@code seq} alone is refused here, naming the indexes it has.
  */
 final class SchemaCheck {
   private SchemaCheck() {}
@@ -39,6 +43,7 @@ final class SchemaCheck {
   static void require(DataSource pool, RelayConfig relay, int index) {
     List<String> missing = new ArrayList<>();
     String lastError = null;
+    String keys = null;
     try (Connection c = pool.getConnection();
         Statement st = c.createStatement()) {
       SqlDialect dialect = SqlDialect.of(c);
@@ -55,6 +60,13 @@ final class SchemaCheck {
           lastError = e.getMessage();
         }
       }
+      if (missing.isEmpty()) {
+        try {
+          RowsByKey.read(c, relay.table(), dialect); // what the relay reads when it first marks
+        } catch (OutboxConfigException e) {
+          keys = e.getMessage();
+        }
+      }
     } catch (SQLException e) {
       throw new StartupFailure(
           Kind.UNAVAILABLE,
@@ -64,6 +76,10 @@ final class SchemaCheck {
               + relay.name()
               + "): cannot check the tables: "
               + Secrets.maskText(e.getMessage()));
+    }
+    if (keys != null) {
+      throw new StartupFailure(
+          Kind.SCHEMA_MISSING, "relays[" + index + "] (" + relay.name() + "): " + keys);
     }
     if (!missing.isEmpty()) {
       throw new StartupFailure(

@@ -8,6 +8,7 @@ import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.relay.state.OutboxAdmin;
 import dev.outboxrelay.servers.DaemonProcess;
 import dev.outboxrelay.servers.KafkaServer;
+import dev.outboxrelay.servers.MariaDbServer;
 import dev.outboxrelay.servers.PostgresServer;
 import dev.outboxrelay.writer.OutboxSchema;
 import java.net.InetAddress;
@@ -172,6 +173,28 @@ class DaemonStartupIT {
         .contains("Schema missing: relays[0] (orders): table(s) outbox_lease missing in ")
         .contains("or set relays[0].create-schema: true")
         .doesNotContain("does not exist; retrying");
+  }
+
+  /**
+   * MySQL/MariaDB: the relays name rows by a unique key ({@code RowsByKey}); a table whose id is
+   * not unique is refused at start, naming what it has, not at the first mark.
+   */
+  @Test
+  void anOutboxTableWhoseIdIsNotUniqueStopsTheStartNamingItsIndexes() throws Exception {
+    MariaDbServer mariadb = MariaDbServer.shared();
+    String bare = mariadb.createDatabase();
+    try (HikariDataSource ds = mariadb.dataSource(bare, 1);
+        Connection c = ds.getConnection();
+        Statement st = c.createStatement()) {
+      OutboxSchema.createIfMissing(c, OutboxTable.defaults());
+      st.execute("ALTER TABLE outbox DROP INDEX outbox_id, ADD INDEX outbox_id (id)");
+    }
+    // The test server's root has no password over TCP.
+    DaemonProcess.Result r = run(config(mariadb.jdbcUrl(bare), "root", 0), Map.of());
+    assertThat(r.exitCode()).as(r.output()).isEqualTo(OutboxRelayDaemon.EXIT_SCHEMA_MISSING);
+    assertThat(r.output())
+        .contains("relays[0] (orders): table must have a unique index on its id column alone")
+        .contains("unique indexes found: {PRIMARY=seq}");
   }
 
   @Test

@@ -6,6 +6,8 @@ import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.SqlScript;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,18 @@ public final class OutboxSchema {
   /** The writer's key-lock table; only MySQL/MariaDB need one (PostgreSQL has advisory locks). */
   static final String KEY_LOCK_MIGRATION = "V4__writer_key_lock.sql";
 
+  /**
+   * MySQL/MariaDB: the table's primary key becomes {@code seq} (InnoDB stores rows in its order),
+   * {@code id} a unique key; for a table whose primary key is {@code id}, else nothing. In a folder
+   * of its own ({@link #SEQ_KEY_LOCATION}), so that Flyway applies it only when asked: relays of
+   * versions before it name rows by {@code FORCE INDEX (PRIMARY)} on {@code id}, which on a table
+   * keyed by {@code seq} is a locking full scan per row.
+   */
+  static final String SEQ_KEY_MIGRATION = "V7__cluster_by_seq.sql";
+
+  /** The classpath location of {@link #SEQ_KEY_MIGRATION}, for Flyway's {@code locations}. */
+  public static final String SEQ_KEY_LOCATION = "classpath:db/outbox/mysql-seq-key";
+
   private OutboxSchema() {}
 
   /** The classpath location of a dialect's migrations, e.g. for Flyway's {@code locations}. */
@@ -56,12 +70,59 @@ public final class OutboxSchema {
     }
     SqlDialect dialect = SqlDialect.of(connection);
     try {
+      boolean created = dialect != SqlDialect.POSTGRESQL && !exists(connection, table);
       for (String migration : migrations(dialect)) {
         SqlScript.execute(connection, script(dialect, table, migration));
+      }
+      if (created) {
+        SqlScript.execute(connection, seqKeyScript(table));
       }
     } catch (SQLException e) {
       throw new OutboxDatabaseException("Could not create outbox table " + table, e);
     }
+  }
+
+  /**
+   * MySQL/MariaDB: makes {@code seq} the table's primary key and {@code id} a unique key ({@link
+   * #SEQ_KEY_MIGRATION}), if its primary key is {@code id}; otherwise does nothing. {@link
+   * #createIfMissing} does this to the tables it creates. For a table that exists: stop every relay
+   * of the table first (a relay reads the key at start; one older than this writer would then scan
+   * the table for each row it marks), and expect the table to be rebuilt (InnoDB allows concurrent
+   * writes meanwhile).
+   *
+   * @throws OutboxConfigException on PostgreSQL, whose tables are not stored in a key's order
+   */
+  public static void clusterBySeq(Connection connection, OutboxTable table) {
+    SqlDialect dialect = SqlDialect.of(connection);
+    if (dialect == SqlDialect.POSTGRESQL) {
+      throw new OutboxConfigException(
+          "dialect", dialect, "must be MySQL or MariaDB to cluster the outbox table by seq");
+    }
+    try {
+      SqlScript.execute(connection, seqKeyScript(table));
+    } catch (SQLException e) {
+      throw new OutboxDatabaseException("Could not cluster outbox table " + table + " by seq", e);
+    }
+  }
+
+  private static boolean exists(Connection connection, OutboxTable table) throws SQLException {
+    try (PreparedStatement ps =
+        connection.prepareStatement(
+            "SELECT 1 FROM information_schema.TABLES"
+                + " WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?")) {
+      ps.setString(1, table.schema().orElse(null));
+      ps.setString(2, table.name());
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  private static String seqKeyScript(OutboxTable table) {
+    return SqlScript.load(
+        OutboxSchema.class,
+        "/db/outbox/mysql-seq-key/" + SEQ_KEY_MIGRATION,
+        placeholders(SqlDialect.MYSQL, table));
   }
 
   /** The migrations of a dialect's folder, in order. */
@@ -94,6 +155,12 @@ public final class OutboxSchema {
     String lower = table.notifyChannel();
     return Map.ofEntries(
         Map.entry("outbox_table", table.qualifiedName(dialect)),
+        // The table as information_schema names it: string literals (validated identifiers, so
+        // nothing in them needs escaping), the connection's database when no schema is set.
+        Map.entry(
+            "outbox_table_schema", table.schema().map(s -> "'" + s + "'").orElse("DATABASE()")),
+        Map.entry("outbox_table_name", "'" + table.name() + "'"),
+        Map.entry("outbox_id_index", dialect.quote(table.companionName("id"))),
         Map.entry("outbox_bucket_index", dialect.quote(table.companionName("bucket_seq"))),
         Map.entry("outbox_lease_table", table.qualifiedCompanion(dialect, "lease")),
         Map.entry("outbox_parked_table", table.qualifiedCompanion(dialect, "parked")),

@@ -26,17 +26,18 @@ public final class PublishedRows {
    *
    * <p>PostgreSQL: one statement. MySQL/MariaDB: no index leads with {@code published_at}, so a
    * {@code DELETE} by that condition would be a locking full scan, waiting for every uncommitted
-   * insert it meets. The candidates are found by a plain (non-locking) read and deleted by primary
-   * key in one statement ({@link RowsById#purge}), the condition checked again: a row replayed in
+   * insert it meets. The candidates are found by a plain (non-locking) read and deleted by their
+   * key in one statement ({@link RowsByKey#purge}), the condition checked again: a row replayed in
    * between is pending again and stays.
    */
-  public static int purge(
-      Connection c, OutboxTable table, SqlDialect dialect, Duration window, int limit)
+  public static int purge(Connection c, RowsByKey rows, Duration window, int limit)
       throws SQLException {
+    OutboxTable table = rows.table();
+    SqlDialect dialect = rows.dialect();
     String olderThanWindow = dialect.quote("published_at") + " < " + dialect.nowMinusMillis();
     String outbox = table.qualifiedName(dialect);
-    String id = table.quoted(dialect, ID);
     if (dialect == SqlDialect.POSTGRESQL) {
+      String id = table.quoted(dialect, ID);
       try (PreparedStatement ps =
           c.prepareStatement(dialect.deleteAtMost(outbox, id, olderThanWindow, ""))) {
         ps.setLong(1, window.toMillis());
@@ -44,23 +45,28 @@ public final class PublishedRows {
         return ps.executeUpdate();
       }
     }
-    List<UUID> ids = new ArrayList<>();
+    String key = table.quoted(dialect, rows.key());
+    List<String> values = new ArrayList<>();
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT " + id + " FROM " + outbox + " WHERE " + olderThanWindow + " LIMIT ?")) {
+            "SELECT " + key + " FROM " + outbox + " WHERE " + olderThanWindow + " LIMIT ?")) {
       ps.setLong(1, window.toMillis());
       ps.setInt(2, limit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          ids.add(UUID.fromString(rs.getString(1)));
+          values.add(rs.getString(1));
         }
       }
     }
-    if (ids.isEmpty()) {
+    if (values.isEmpty()) {
       return 0;
     }
-    try (PreparedStatement ps = c.prepareStatement(RowsById.purge(table, dialect))) {
-      ps.setString(1, RowsById.json(ids));
+    try (PreparedStatement ps = c.prepareStatement(rows.purge())) {
+      ps.setString(
+          1,
+          rows.key() == ID
+              ? RowsByKey.json(values.stream().map(UUID::fromString).toList())
+              : RowsByKey.jsonOfSequences(values.stream().map(Long::valueOf).toList()));
       ps.setLong(2, window.toMillis());
       return ps.executeUpdate();
     }

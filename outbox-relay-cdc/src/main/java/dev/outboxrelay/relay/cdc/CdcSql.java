@@ -12,7 +12,7 @@ import dev.outboxrelay.core.OutboxColumn;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.OutboxRows;
-import dev.outboxrelay.core.rows.RowsById;
+import dev.outboxrelay.core.rows.RowsByKey;
 import dev.outboxrelay.relay.state.StateSql;
 import java.util.Collections;
 
@@ -213,13 +213,13 @@ final class CdcSql {
   }
 
   /**
-   * MySQL/MariaDB: marks the rows named in a JSON array of ids done, one statement, one primary-key
-   * lookup per row ({@link RowsById}: whatever the table's size, statistics or character set, it
-   * locks those rows only and never waits for a writer's uncommitted insert). It replaced one point
-   * statement per row, run as a JDBC batch in one transaction.
+   * MySQL/MariaDB: marks the rows named in a JSON array of ids done, one statement, one unique-key
+   * lookup per row ({@link RowsByKey#markByIds}: whatever the table's size, statistics or character
+   * set, it locks those rows only and never waits for a writer's uncommitted insert). It replaced
+   * one point statement per row, run as a JDBC batch in one transaction.
    */
-  String markByIds() {
-    return RowsById.mark(table, dialect, keepRows);
+  String markByIds(RowsByKey rows) {
+    return rows.markByIds(keepRows);
   }
 
   private String mark(String where) {

@@ -5,7 +5,7 @@ import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
 import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.core.rows.PublishedRows;
-import dev.outboxrelay.core.rows.RowsById;
+import dev.outboxrelay.core.rows.RowsByKey;
 import dev.outboxrelay.relay.cdc.internal.PublishedLog;
 import dev.outboxrelay.relay.state.StateSql;
 import java.nio.ByteBuffer;
@@ -40,6 +40,9 @@ final class CdcStore {
   private final CdcSql sql;
   private final PointStatements points;
   private volatile boolean minimalImages = true; // until the server refuses it
+
+  /** How rows are named in statements, read from the table at first use ({@link #rows}). */
+  private volatile RowsByKey rows;
 
   CdcStore(DataSource dataSource, CdcSql sql) {
     this.dataSource = dataSource;
@@ -196,8 +199,8 @@ final class CdcStore {
       return;
     }
     if (sql.locksToWait()) {
-      try (PreparedStatement ps = c.prepareStatement(sql.markByIds())) {
-        ps.setString(1, RowsById.json(ids));
+      try (PreparedStatement ps = c.prepareStatement(sql.markByIds(rows(c)))) {
+        ps.setString(1, RowsByKey.json(ids));
         ps.executeUpdate();
       }
       return;
@@ -339,8 +342,18 @@ final class CdcStore {
   /** Deletes at most {@code limit} rows published longer ago than the window; returns how many. */
   int purge(Duration window, int limit) throws SQLException {
     try (Connection c = connection()) {
-      return PublishedRows.purge(c, sql.table(), sql.dialect, window, limit);
+      return PublishedRows.purge(c, rows(c), window, limit);
     }
+  }
+
+  /** The table's keys as {@link RowsByKey} reads them, once: a relay reads them at its start. */
+  private RowsByKey rows(Connection c) throws SQLException {
+    RowsByKey r = rows;
+    if (r == null) {
+      r = RowsByKey.read(c, sql.table(), sql.dialect);
+      rows = r;
+    }
+    return r;
   }
 
   private void bindIds(PreparedStatement ps, int first, List<UUID> ids) throws SQLException {

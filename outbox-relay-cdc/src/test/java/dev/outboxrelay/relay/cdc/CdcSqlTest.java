@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.core.rows.RowsByKey;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,11 +36,17 @@ class CdcSqlTest {
 
   @Test
   void marksFindEachRowByPrimaryKeyInOneStatement() {
+    // A table keyed by seq (V7): the published log's ids are found through the unique index on id.
+    RowsByKey bySeq =
+        RowsByKey.of(
+            OutboxTable.defaults(),
+            SqlDialect.MARIADB,
+            java.util.Map.of("PRIMARY", "seq", "outbox_id", "id"));
     String ids =
         "JSON_TABLE(?, '$[*]' COLUMNS (i CHAR(36) CHARACTER SET ascii PATH '$')) AS v"
-            + " STRAIGHT_JOIN `outbox` o FORCE INDEX (PRIMARY) ON o.`id` = v.i";
-    assertThat(mariadb.markByIds()).isEqualTo("DELETE o FROM " + ids);
-    assertThat(kept.markByIds())
+            + " STRAIGHT_JOIN `outbox` o FORCE INDEX (`outbox_id`) ON o.`id` = v.i";
+    assertThat(mariadb.markByIds(bySeq)).isEqualTo("DELETE o FROM " + ids);
+    assertThat(kept.markByIds(bySeq))
         .isEqualTo("UPDATE " + ids + " SET o.`published_at` = CURRENT_TIMESTAMP(6)");
     assertThat(postgres.markDone()).isEqualTo("DELETE FROM \"outbox\" WHERE \"id\" = ANY(?)");
   }

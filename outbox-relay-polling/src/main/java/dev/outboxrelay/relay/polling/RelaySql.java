@@ -7,7 +7,6 @@ import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.OutboxRows;
-import dev.outboxrelay.core.rows.RowsById;
 import dev.outboxrelay.relay.state.StateSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -97,8 +96,8 @@ final class RelaySql {
    * reads take no row locks on PostgreSQL and rows of uncommitted inserts are invisible, not waited
    * for, so this one statement neither waits on writers nor blocks the lease renewal.
    *
-   * <p>MySQL/MariaDB use {@link #heldBuckets} then {@link #markByIds} instead (see {@link
-   * RelayStore}).
+   * <p>MySQL/MariaDB use {@link #heldBuckets} then {@link dev.outboxrelay.core.rows.RowsByKey#mark}
+   * instead (see {@link RelayStore}).
    */
   String markDone(boolean keepPublished) {
     return mark(
@@ -128,23 +127,6 @@ final class RelaySql {
         + col(SEQUENCE)
         + " = ANY(?)"
         + (keepPublished ? " AND " + published() + " IS NULL" : "");
-  }
-
-  /**
-   * MySQL/MariaDB: marks the rows named in a JSON array of ids, one statement, one primary-key
-   * lookup per row ({@link RowsById}): whatever the table's size or statistics, each marked row is
-   * locked alone, and no uncommitted insert is ever waited for. The plain {@code WHERE seq IN
-   * (...)} runs as fast, but MariaDB 10.11 plans it as a full scan once the list is most of the
-   * table (500 of 501 rows, 5 of 10), and a locking scan queues behind every writer's uncommitted
-   * insert; single-table DELETE takes no index hint. On a 100k-row durable backlog the
-   * claim-and-mark loop ran at about twice the rate of one point statement per row (58-60k against
-   * 24-28k rows/s, 2026-12-04, with the rows named by {@code seq}; the experiment is in the
-   * benchmarks README). Until 2026-12-06 the join named rows by {@code seq} without an index hint:
-   * the {@code UPDATE} ({@code published_at}) of a table of five rows or fewer was then planned as
-   * a full scan and waited for an open writer's insert.
-   */
-  String markByIds(boolean keepPublished) {
-    return RowsById.mark(table, dialect, keepPublished);
   }
 
   private String mark(String where, boolean keepPublished) {

@@ -5,7 +5,7 @@ import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.core.rows.PublishedRows;
-import dev.outboxrelay.core.rows.RowsById;
+import dev.outboxrelay.core.rows.RowsByKey;
 import dev.outboxrelay.relay.state.StateSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -34,6 +34,9 @@ final class RelayStore {
   private long horizonSeq;
 
   private long horizonXid = -1;
+
+  /** How rows are named in statements, read from the table at first use ({@link #rows}). */
+  private volatile RowsByKey rows;
 
   RelayStore(DataSource dataSource, RelaySql sql, String owner, boolean keepRows, boolean strict) {
     this.dataSource = dataSource;
@@ -166,10 +169,10 @@ final class RelayStore {
 
   /**
    * MySQL/MariaDB: reads which buckets this relay still holds, then marks the rows of those by
-   * their ids, one statement ({@link RelaySql#markByIds}: a primary-key lookup per row, in
-   * ascending id order, so two relays marking at once lock rows in the same order and cannot
-   * deadlock). Nothing here locks a lease or a row that is not marked, so a mark never queues
-   * behind a writer's uncommitted insert and never holds up the lease renewal.
+   * their primary key, one statement ({@link RowsByKey#mark}: a lookup per row, in ascending key
+   * order, so two relays marking at once lock rows in the same order and cannot deadlock). Nothing
+   * here locks a lease or a row that is not marked, so a mark never queues behind a writer's
+   * uncommitted insert and never holds up the lease renewal.
    *
    * <p>The fence read is not a locking read, and need not be. What the fence guarantees: a relay
    * that lost a bucket has its marks of that bucket refused, learns it (onFenced, local leases
@@ -186,8 +189,9 @@ final class RelayStore {
     if (marked.isEmpty()) {
       return 0;
     }
-    try (PreparedStatement ps = c.prepareStatement(sql.markByIds(keepRows))) {
-      ps.setString(1, RowsById.json(marked.stream().map(PendingRow::id).toList()));
+    RowsByKey byKey = rows(c);
+    try (PreparedStatement ps = c.prepareStatement(byKey.mark(keepRows))) {
+      ps.setString(1, byKey.json(marked, PendingRow::id, PendingRow::sequence));
       ps.executeUpdate();
     }
     return marked.size(); // the rows the fence let through (a row already gone counts as done)
@@ -240,8 +244,22 @@ final class RelayStore {
    */
   int purgePublished(Duration window, int limit) throws SQLException {
     try (Connection c = connection()) {
-      return PublishedRows.purge(c, sql.table(), sql.dialect, window, limit);
+      return PublishedRows.purge(c, rows(c), window, limit);
     }
+  }
+
+  /**
+   * The table's keys as {@link RowsByKey} reads them, once: read again by a relay started after the
+   * table changed (V7 clusters it by {@code seq}; a running relay keeps naming rows by id through
+   * the unique index V7 adds).
+   */
+  private RowsByKey rows(Connection c) throws SQLException {
+    RowsByKey r = rows;
+    if (r == null) {
+      r = RowsByKey.read(c, sql.table(), sql.dialect);
+      rows = r;
+    }
+    return r;
   }
 
   private Connection connection() throws SQLException {
