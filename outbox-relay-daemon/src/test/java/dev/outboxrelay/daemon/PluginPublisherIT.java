@@ -10,7 +10,6 @@ import dev.outboxrelay.relay.state.OutboxAdmin;
 import dev.outboxrelay.servers.DaemonProcess;
 import dev.outboxrelay.servers.PostgresServer;
 import dev.outboxrelay.testing.RecordingPublisherJar;
-import dev.outboxrelay.writer.Outbox;
 import dev.outboxrelay.writer.OutboxSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,11 +57,7 @@ class PluginPublisherIT {
       for (int i = 0; i < 30; i++) {
         OutboxMessage m = message("plugin-" + (i % 3), i);
         sent.add(m);
-        try (Connection c = app.getConnection()) {
-          c.setAutoCommit(false);
-          Outbox.builder().build().save(c, m);
-          c.commit();
-        }
+        DaemonScrape.save(app, m);
       }
       OutboxAdmin admin = OutboxAdmin.of(app, OutboxTable.defaults());
       await().atMost(Duration.ofSeconds(60)).until(() -> admin.pendingCount() == 0);
