@@ -11,6 +11,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The outbox table's DDL. The same scripts are resources with Flyway-compatible names under {@code
@@ -49,6 +51,11 @@ public final class OutboxSchema {
   /** The classpath location of {@link #SEQ_KEY_MIGRATION}, for Flyway's {@code locations}. */
   public static final String SEQ_KEY_LOCATION = "classpath:db/outbox/mysql-seq-key";
 
+  /** MySQL's {@code ER_TABLEACCESS_DENIED_ERROR}: a command the user may not run on a table. */
+  private static final int ER_TABLEACCESS_DENIED = 1142;
+
+  private static final Logger log = LoggerFactory.getLogger(OutboxSchema.class);
+
   private OutboxSchema() {}
 
   /** The classpath location of a dialect's migrations, e.g. for Flyway's {@code locations}. */
@@ -75,7 +82,7 @@ public final class OutboxSchema {
         SqlScript.execute(connection, script(dialect, table, migration));
       }
       if (created) {
-        SqlScript.execute(connection, seqKeyScript(table));
+        clusterNewTable(connection, table);
       }
     } catch (SQLException e) {
       throw new OutboxDatabaseException("Could not create outbox table " + table, e);
@@ -102,6 +109,28 @@ public final class OutboxSchema {
       SqlScript.execute(connection, seqKeyScript(table));
     } catch (SQLException e) {
       throw new OutboxDatabaseException("Could not cluster outbox table " + table + " by seq", e);
+    }
+  }
+
+  /**
+   * V7 on a table just created. A user who may create tables but not alter them (MySQL error 1142,
+   * {@code ALTER command denied}) keeps the table keyed by {@code id}, which the relays read and
+   * use as well, with a WARN saying so; any other failure is the caller's.
+   */
+  private static void clusterNewTable(Connection connection, OutboxTable table)
+      throws SQLException {
+    try {
+      SqlScript.execute(connection, seqKeyScript(table));
+    } catch (SQLException e) {
+      if (e.getErrorCode() != ER_TABLEACCESS_DENIED) {
+        throw e;
+      }
+      log.warn(
+          "Created outbox table {} keyed by id, not by seq: the user may not alter it ({}). The"
+              + " relays work with either key; keyed by seq (V7__cluster_by_seq.sql, run by a user"
+              + " with ALTER and the relays stopped) they mark rows faster",
+          table,
+          e.getMessage());
     }
   }
 

@@ -84,6 +84,37 @@ class MariaDbSchemaIT extends WriterFixture {
     assertThat(seqs.get(5)).isGreaterThan(seqs.get(4)); // the counter carries on
   }
 
+  /**
+   * A user who may create tables but not alter them still gets a working outbox, keyed by id (the
+   * relays read either key), and a WARN, not a failed {@code createIfMissing}.
+   */
+  @Test
+  void aUserWhoMayNotAlterTablesGetsTheTableKeyedById() throws Exception {
+    String user = "creator_" + database.toLowerCase(java.util.Locale.ROOT);
+    String account = "'" + user + "'@'%'";
+    try (Connection c = connect();
+        Statement st = c.createStatement()) {
+      st.execute("CREATE USER " + account + " IDENTIFIED BY 'creator'");
+      st.execute("GRANT CREATE, SELECT, INSERT ON `" + database + "`.* TO " + account);
+    }
+    OutboxTable table = OutboxTable.builder().name("created_by_user").build();
+    try (Connection c =
+        java.sql.DriverManager.getConnection(server().jdbcUrl(database), user, "creator")) {
+      OutboxSchema.createIfMissing(c, table);
+      assertThatThrownBy(() -> OutboxSchema.clusterBySeq(c, table))
+          .isInstanceOf(OutboxDatabaseException.class)
+          .hasStackTraceContaining("ALTER command denied");
+    } finally {
+      try (Connection c = connect();
+          Statement st = c.createStatement()) {
+        st.execute("DROP USER " + account);
+      }
+    }
+    assertThat(uniqueIndexes("created_by_user")).isEqualTo(Map.of("PRIMARY", "id", "seq", "seq"));
+    save(Outbox.builder().table(table).build(), message("k-1"));
+    assertThat(rows(table)).hasSize(1);
+  }
+
   private void save(OutboxMessage m) throws SQLException {
     save(outbox, m);
   }
