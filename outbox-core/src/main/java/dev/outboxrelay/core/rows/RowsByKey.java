@@ -123,6 +123,32 @@ public final class RowsByKey {
     return new RowsByKey(table, dialect, key, idIndex, seqIndex);
   }
 
+  /**
+   * A table's keys, {@link #read} at first use and kept: each relay's store holds one. A table
+   * clustered by {@code seq} while its relays run is read again only when they restart, which is
+   * why {@code V7__cluster_by_seq.sql} wants them stopped (outbox-writer README). Thread-safe.
+   */
+  public static final class Once {
+    private final OutboxTable table;
+    private final SqlDialect dialect;
+    private volatile RowsByKey rows;
+
+    public Once(OutboxTable table, SqlDialect dialect) {
+      this.table = table;
+      this.dialect = dialect;
+    }
+
+    /** The keys, read on {@code c} the first time (two first calls at once both read them). */
+    public RowsByKey get(Connection c) throws SQLException {
+      RowsByKey r = rows;
+      if (r == null) {
+        r = read(c, table, dialect);
+        rows = r;
+      }
+      return r;
+    }
+  }
+
   /** The unique index whose only column is this one, the primary key first. */
   private static Optional<String> indexOn(String column, Map<String, String> uniqueIndexes) {
     String wanted = column.toLowerCase(Locale.ROOT); // MySQL column names ignore case

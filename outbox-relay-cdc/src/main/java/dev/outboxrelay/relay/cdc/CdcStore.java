@@ -41,13 +41,14 @@ final class CdcStore {
   private final PointStatements points;
   private volatile boolean minimalImages = true; // until the server refuses it
 
-  /** How rows are named in statements, read from the table at first use ({@link #rows}). */
-  private volatile RowsByKey rows;
+  /** How rows are named in statements, read from the table at first use. */
+  private final RowsByKey.Once rowKeys;
 
   CdcStore(DataSource dataSource, CdcSql sql) {
     this.dataSource = dataSource;
     this.sql = sql;
     this.points = new PointStatements(sql, this::connection);
+    this.rowKeys = new RowsByKey.Once(sql.table(), sql.dialect);
   }
 
   /**
@@ -199,7 +200,7 @@ final class CdcStore {
       return;
     }
     if (sql.locksToWait()) {
-      try (PreparedStatement ps = c.prepareStatement(sql.markByIds(rows(c)))) {
+      try (PreparedStatement ps = c.prepareStatement(sql.markByIds(rowKeys.get(c)))) {
         ps.setString(1, RowsByKey.json(ids));
         ps.executeUpdate();
       }
@@ -342,18 +343,8 @@ final class CdcStore {
   /** Deletes at most {@code limit} rows published longer ago than the window; returns how many. */
   int purge(Duration window, int limit) throws SQLException {
     try (Connection c = connection()) {
-      return PublishedRows.purge(c, rows(c), window, limit);
+      return PublishedRows.purge(c, rowKeys.get(c), window, limit);
     }
-  }
-
-  /** The table's keys as {@link RowsByKey} reads them, once: a relay reads them at its start. */
-  private RowsByKey rows(Connection c) throws SQLException {
-    RowsByKey r = rows;
-    if (r == null) {
-      r = RowsByKey.read(c, sql.table(), sql.dialect);
-      rows = r;
-    }
-    return r;
   }
 
   private void bindIds(PreparedStatement ps, int first, List<UUID> ids) throws SQLException {

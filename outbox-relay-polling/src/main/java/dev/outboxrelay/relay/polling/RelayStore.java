@@ -35,8 +35,8 @@ final class RelayStore {
 
   private long horizonXid = -1;
 
-  /** How rows are named in statements, read from the table at first use ({@link #rows}). */
-  private volatile RowsByKey rows;
+  /** How rows are named in statements, read from the table at first use. */
+  private final RowsByKey.Once rowKeys;
 
   RelayStore(DataSource dataSource, RelaySql sql, String owner, boolean keepRows, boolean strict) {
     this.dataSource = dataSource;
@@ -44,6 +44,7 @@ final class RelayStore {
     this.owner = owner;
     this.keepRows = keepRows;
     this.strict = strict;
+    this.rowKeys = new RowsByKey.Once(sql.table(), sql.dialect);
   }
 
   /**
@@ -189,7 +190,7 @@ final class RelayStore {
     if (marked.isEmpty()) {
       return 0;
     }
-    RowsByKey byKey = rows(c);
+    RowsByKey byKey = rowKeys.get(c);
     try (PreparedStatement ps = c.prepareStatement(byKey.mark(keepRows))) {
       ps.setString(1, byKey.json(marked, PendingRow::id, PendingRow::sequence));
       ps.executeUpdate();
@@ -244,22 +245,8 @@ final class RelayStore {
    */
   int purgePublished(Duration window, int limit) throws SQLException {
     try (Connection c = connection()) {
-      return PublishedRows.purge(c, rows(c), window, limit);
+      return PublishedRows.purge(c, rowKeys.get(c), window, limit);
     }
-  }
-
-  /**
-   * The table's keys as {@link RowsByKey} reads them, once: read again by a relay started after the
-   * table changed (V7 clusters it by {@code seq}; a running relay keeps naming rows by id through
-   * the unique index V7 adds).
-   */
-  private RowsByKey rows(Connection c) throws SQLException {
-    RowsByKey r = rows;
-    if (r == null) {
-      r = RowsByKey.read(c, sql.table(), sql.dialect);
-      rows = r;
-    }
-    return r;
   }
 
   private Connection connection() throws SQLException {
