@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.relay.state.OutboxAdmin;
 import dev.outboxrelay.servers.DaemonProcess;
+import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.servers.KafkaServer;
 import dev.outboxrelay.servers.MariaDbServer;
 import dev.outboxrelay.servers.PostgresServer;
@@ -160,13 +161,7 @@ class DaemonStartupIT {
 
   @Test
   void missingTablesStopTheStartNamingTheTableAndTheOption() throws Exception {
-    String bare = pg.createDatabase();
-    try (HikariDataSource ds = pg.dataSource(bare, 1);
-        Connection c = ds.getConnection();
-        Statement st = c.createStatement()) {
-      OutboxSchema.createIfMissing(c, OutboxTable.defaults());
-      st.execute("DROP TABLE outbox_lease");
-    }
+    String bare = tablesThen(pg, "DROP TABLE outbox_lease");
     DaemonProcess.Result r = run(config(pg.jdbcUrl(bare), pg.user(), 0), Map.of());
     assertThat(r.exitCode()).as(r.output()).isEqualTo(OutboxRelayDaemon.EXIT_SCHEMA_MISSING);
     assertThat(r.output())
@@ -182,13 +177,8 @@ class DaemonStartupIT {
   @Test
   void anOutboxTableWhoseIdIsNotUniqueStopsTheStartNamingItsIndexes() throws Exception {
     MariaDbServer mariadb = MariaDbServer.shared();
-    String bare = mariadb.createDatabase();
-    try (HikariDataSource ds = mariadb.dataSource(bare, 1);
-        Connection c = ds.getConnection();
-        Statement st = c.createStatement()) {
-      OutboxSchema.createIfMissing(c, OutboxTable.defaults());
-      st.execute("ALTER TABLE outbox DROP INDEX outbox_id, ADD INDEX outbox_id (id)");
-    }
+    String bare =
+        tablesThen(mariadb, "ALTER TABLE outbox DROP INDEX outbox_id, ADD INDEX outbox_id (id)");
     // The test server's root has no password over TCP.
     DaemonProcess.Result r = run(config(mariadb.jdbcUrl(bare), "root", 0), Map.of());
     assertThat(r.exitCode()).as(r.output()).isEqualTo(OutboxRelayDaemon.EXIT_SCHEMA_MISSING);
@@ -200,13 +190,7 @@ class DaemonStartupIT {
   @Test
   void aSchemaUpgradedWithoutTheDiscardedTableIsReportedByRunAndTheOperatorCommands()
       throws Exception {
-    String bare = pg.createDatabase();
-    try (HikariDataSource ds = pg.dataSource(bare, 1);
-        Connection c = ds.getConnection();
-        Statement st = c.createStatement()) {
-      OutboxSchema.createIfMissing(c, OutboxTable.defaults());
-      st.execute("DROP TABLE outbox_discarded");
-    }
+    String bare = tablesThen(pg, "DROP TABLE outbox_discarded");
     Path config = config(pg.jdbcUrl(bare), pg.user(), 0);
     String missing = "Schema missing: relays[0] (orders): table(s) outbox_discarded missing in ";
     DaemonProcess.Result run = run(config, Map.of());
@@ -253,6 +237,18 @@ class DaemonStartupIT {
             CLI);
     assertThat(cdc.exitCode()).as(cdc.output()).isEqualTo(OutboxRelayDaemon.EXIT_CONFIG);
     assertThat(cdc.output()).contains("relays[0].database.username is required in cdc mode");
+  }
+
+  /** A new database with the outbox tables, then {@code statement} run on it; returns its name. */
+  private static String tablesThen(DatabaseServer server, String statement) throws Exception {
+    String database = server.createDatabase();
+    try (HikariDataSource ds = server.dataSource(database, 1);
+        Connection c = ds.getConnection();
+        Statement st = c.createStatement()) {
+      OutboxSchema.createIfMissing(c, OutboxTable.defaults());
+      st.execute(statement);
+    }
+    return database;
   }
 
   private Path config(String url, String user, int port) throws Exception {

@@ -81,24 +81,22 @@ public final class RowsByKey {
     if (dialect == SqlDialect.POSTGRESQL) {
       return new RowsByKey(table, dialect, ID, null, null);
     }
-    Map<String, StringBuilder> columns = new LinkedHashMap<>();
+    Map<String, String> uniqueIndexes = new LinkedHashMap<>();
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS"
+            "SELECT INDEX_NAME, GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX)"
+                + " FROM information_schema.STATISTICS"
                 + " WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?"
-                + " AND NON_UNIQUE = 0 ORDER BY INDEX_NAME, SEQ_IN_INDEX")) {
+                + " AND NON_UNIQUE = 0 GROUP BY INDEX_NAME ORDER BY INDEX_NAME")) {
       ps.setString(1, table.schema().orElse(null));
       ps.setString(2, table.name());
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          StringBuilder cols = columns.computeIfAbsent(rs.getString(1), n -> new StringBuilder());
-          cols.append(cols.length() == 0 ? "" : ",").append(rs.getString(2));
+          uniqueIndexes.put(rs.getString(1), rs.getString(2));
         }
       }
     }
-    Map<String, String> single = new LinkedHashMap<>();
-    columns.forEach((index, cols) -> single.put(index, cols.toString()));
-    return of(table, dialect, single);
+    return of(table, dialect, uniqueIndexes);
   }
 
   /**
