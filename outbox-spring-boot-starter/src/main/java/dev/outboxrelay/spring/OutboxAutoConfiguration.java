@@ -60,6 +60,7 @@ public class OutboxAutoConfiguration {
             .maxPayloadBytes(p.getWriter().getMaxPayloadBytes())
             .requireTransaction(p.getWriter().isRequireTransaction())
             .keyOrder(p.getWriter().isKeyOrder())
+            .wakeUpInterval(p.getWriter().getWakeUpInterval())
             .build();
     return new SpringOutbox(writer, dataSource, p.getWriter().isRequireTransaction());
   }

@@ -123,6 +123,20 @@ public class OutboxProperties implements Validator {
      */
     private boolean keyOrder = true;
 
+    /**
+     * PostgreSQL: at most one save per interval sends pg_notify, waking idle polling relays at its
+     * commit; 0 never notifies. See Outbox.builder().wakeUpInterval.
+     */
+    private java.time.Duration wakeUpInterval = OutboxBuilder.DEFAULT_WAKE_UP_INTERVAL;
+
+    public java.time.Duration getWakeUpInterval() {
+      return wakeUpInterval;
+    }
+
+    public void setWakeUpInterval(java.time.Duration wakeUpInterval) {
+      this.wakeUpInterval = wakeUpInterval;
+    }
+
     public boolean isKeyOrder() {
       return keyOrder;
     }

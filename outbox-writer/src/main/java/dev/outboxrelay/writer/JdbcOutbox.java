@@ -38,6 +38,7 @@ final class JdbcOutbox implements Outbox {
   private final int maxPayloadBytes;
   private final boolean requireTransaction;
   private final KeyLocks keyLocks;
+  private final WakeUp wakeUp;
   private final Map<SqlDialect, String> insertSql = new EnumMap<>(SqlDialect.class);
 
   JdbcOutbox(OutboxBuilder b) {
@@ -46,6 +47,7 @@ final class JdbcOutbox implements Outbox {
     this.maxPayloadBytes = b.maxPayloadBytes;
     this.requireTransaction = b.requireTransaction;
     this.keyLocks = b.keyOrder ? new KeyLocks(table) : null;
+    this.wakeUp = b.wakeUpInterval.isZero() ? null : new WakeUp(table, b.wakeUpInterval);
     for (SqlDialect d : SqlDialect.values()) {
       insertSql.put(d, insertSql(d));
     }
@@ -114,6 +116,9 @@ final class JdbcOutbox implements Outbox {
       return;
     }
     lockAndInsert(c, dialect, messages);
+    if (wakeUp != null && dialect == SqlDialect.POSTGRESQL) {
+      wakeUp.maybeNotify(c);
+    }
   }
 
   private void lockAndInsert(Connection c, SqlDialect dialect, Collection<OutboxMessage> messages)

@@ -4,6 +4,7 @@ import dev.outboxrelay.core.MessageLimits;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
+import java.time.Duration;
 import java.util.Objects;
 
 /** Configures an {@link Outbox}; validates each setting as it is given. Not thread-safe. */
@@ -19,6 +20,10 @@ public final class OutboxBuilder {
   int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
   boolean requireTransaction = true;
   boolean keyOrder = true;
+  Duration wakeUpInterval = DEFAULT_WAKE_UP_INTERVAL;
+
+  /** The default of {@link #wakeUpInterval(Duration)}: 20 ms. */
+  public static final Duration DEFAULT_WAKE_UP_INTERVAL = Duration.ofMillis(20);
 
   OutboxBuilder() {}
 
@@ -73,6 +78,24 @@ public final class OutboxBuilder {
    */
   public OutboxBuilder keyOrder(boolean keyOrder) {
     this.keyOrder = keyOrder;
+    return this;
+  }
+
+  /**
+   * PostgreSQL: how often at most {@code save} wakes idle polling relays ({@code listenNotify})
+   * with a {@code pg_notify} on the table's channel in the caller's transaction; the saves in
+   * between notify nothing (the woken relay polls every 5 ms for 50 ms and finds their rows). Per
+   * {@link Outbox} instance: applications with many writer processes may want a longer interval,
+   * since each notifying commit takes a database-wide lock through its WAL flush. {@link
+   * Duration#ZERO}: never notify (relays find rows at their poll interval). Ignored on
+   * MySQL/MariaDB. Default: 20 ms.
+   */
+  public OutboxBuilder wakeUpInterval(Duration interval) {
+    Objects.requireNonNull(interval, "wakeUpInterval");
+    if (interval.isNegative()) {
+      throw new OutboxConfigException("wakeUpInterval", interval, "must not be negative");
+    }
+    this.wakeUpInterval = interval;
     return this;
   }
 

@@ -36,6 +36,12 @@ public final class OutboxSchema {
    */
   static final String NOTIFY_AT_COMMIT_MIGRATION = "V6__notify_at_commit.sql";
 
+  /**
+   * PostgreSQL: V6's trigger dropped; the writer notifies ({@link OutboxBuilder#wakeUpInterval}),
+   * so transactions that do not notify no longer pay for the trigger.
+   */
+  static final String WAKE_UP_FROM_WRITER_MIGRATION = "V8__wake_up_from_the_writer.sql";
+
   /** The writer's key-lock table; only MySQL/MariaDB need one (PostgreSQL has advisory locks). */
   static final String KEY_LOCK_MIGRATION = "V4__writer_key_lock.sql";
 
@@ -159,6 +165,7 @@ public final class OutboxSchema {
     List<String> all = new java.util.ArrayList<>(MIGRATIONS);
     if (dialect == SqlDialect.POSTGRESQL) {
       all.add(NOTIFY_AT_COMMIT_MIGRATION);
+      all.add(WAKE_UP_FROM_WRITER_MIGRATION);
       return all;
     }
     all.add(MIGRATIONS.size() - 1, KEY_LOCK_MIGRATION);

@@ -74,6 +74,21 @@ class OutboxSchemaTest {
   }
 
   @Test
+  void postgresV8DropsV6sTriggerFunctionsAndClockNamedAfterTheTable() {
+    OutboxTable table = OutboxTable.builder().schema("app").name("Events").build();
+    assertThat(
+            OutboxSchema.render(
+                SqlDialect.POSTGRESQL, table, OutboxSchema.WAKE_UP_FROM_WRITER_MIGRATION))
+        .containsExactly(
+            "DROP TRIGGER IF EXISTS events_notify ON \"app\".\"Events\"",
+            "DROP FUNCTION IF EXISTS \"app\".\"Events_notify\"()",
+            "DROP FUNCTION IF EXISTS \"app\".\"Events_notify_once\"()",
+            "DROP SEQUENCE IF EXISTS \"app\".\"Events_notify_clock\"");
+    assertThat(OutboxSchema.migrations(SqlDialect.MARIADB))
+        .doesNotContain(OutboxSchema.WAKE_UP_FROM_WRITER_MIGRATION);
+  }
+
+  @Test
   void discardedMessagesHaveACompanionTableNamedAfterTheOutbox() {
     OutboxTable table = OutboxTable.builder().schema("app").name("events").build();
     for (SqlDialect dialect : List.of(SqlDialect.POSTGRESQL, SqlDialect.MARIADB)) {
@@ -98,7 +113,8 @@ class OutboxSchemaTest {
   void onlyMysqlHasTheKeyLockTable() {
     assertThat(OutboxSchema.migrations(SqlDialect.POSTGRESQL))
         .doesNotContain("V4__writer_key_lock.sql")
-        .endsWith("V5__dead_letter.sql", "V6__notify_at_commit.sql");
+        .endsWith(
+            "V5__dead_letter.sql", "V6__notify_at_commit.sql", "V8__wake_up_from_the_writer.sql");
     assertThat(OutboxSchema.migrations(SqlDialect.MARIADB))
         .endsWith("V4__writer_key_lock.sql", "V5__dead_letter.sql");
     OutboxTable table = OutboxTable.builder().name("events").build();

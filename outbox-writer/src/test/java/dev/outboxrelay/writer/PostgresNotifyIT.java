@@ -21,15 +21,19 @@ import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
 /**
- * The wake-up trigger of {@code V6__notify_at_commit.sql} on a real PostgreSQL: one notification
- * per committed transaction at most, none for a rollback, at most one per 20 ms slot, and a writer
- * without any grant on the trigger's clock sequence commits.
+ * The writer's wake-up on a real PostgreSQL: {@code save} sends {@code pg_notify} on the table's
+ * channel in the caller's transaction, at most once per {@link OutboxBuilder#wakeUpInterval}, so it
+ * arrives at the commit and never for a rollback; V8 leaves no trigger on the table.
  */
 class PostgresNotifyIT extends WriterFixture {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
 
   /** Sent after the writes: it arrives after every notification of an earlier commit. */
   private static final String SENTINEL = "sentinel";
+
+  /** Every save may notify: what the interval lets through is tested apart. */
+  private final Outbox everySave =
+      Outbox.builder().wakeUpInterval(java.time.Duration.ofNanos(1)).build();
 
   private Connection listener;
 
@@ -55,36 +59,51 @@ class PostgresNotifyIT extends WriterFixture {
   @Test
   void aTransactionOfManyRowsAndStatementsNotifiesOnceAtCommit() throws Exception {
     try (Connection c = begin()) {
-      outbox.saveAll(c, messages("many", 100));
-      outbox.saveAll(c, messages("more", 3));
+      everySave.saveAll(c, messages("many", 100));
+      everySave.saveAll(c, messages("more", 3));
+      everySave.save(c, message("one"));
       assertThat(notificationsUntilSentinel()).as("nothing before the commit").isZero();
       c.commit();
     }
-    assertThat(notificationsUntilSentinel()).isEqualTo(1);
+    assertThat(notificationsUntilSentinel())
+        .as("PostgreSQL delivers a transaction's equal notifications once")
+        .isEqualTo(1);
   }
 
   @Test
   void aRolledBackTransactionAndARolledBackSavepointDoNotNotify() throws Exception {
     try (Connection c = begin()) {
-      outbox.save(c, message("rolled-back"));
+      everySave.save(c, message("rolled-back"));
       c.rollback();
     }
     assertThat(notificationsUntilSentinel()).isZero();
     try (Connection c = begin()) {
       var savepoint = c.setSavepoint();
-      outbox.save(c, message("undone"));
+      everySave.save(c, message("undone"));
       c.rollback(savepoint);
-      outbox.save(c, message("kept"));
+      assertThat(rows()).isEmpty();
+      everySave.save(c, message("kept"));
       c.commit();
     }
     assertThat(notificationsUntilSentinel())
-        .as("the savepoint's queued notification went with it; the row after it queued its own")
+        .as("the savepoint's notification went with it; the save after it sent its own")
         .isEqualTo(1);
     assertThat(rows()).extracting(OutboxMessage::aggregateId).containsExactly("kept");
   }
 
   @Test
-  void backToBackCommitsNotifyAtMostOncePerTwentyMillisecondSlot() throws Exception {
+  void everyCommitNotifiesWhenTheIntervalHasPassed() throws Exception {
+    for (int i = 0; i < 5; i++) {
+      try (Connection c = begin()) {
+        everySave.save(c, message("each-" + i));
+        c.commit();
+      }
+    }
+    assertThat(notificationsUntilSentinel()).isEqualTo(5);
+  }
+
+  @Test
+  void backToBackCommitsNotifyAtMostOncePerTwentyMilliseconds() throws Exception {
     int commits = 200;
     long started = System.nanoTime();
     try (Connection c = begin()) {
@@ -93,31 +112,27 @@ class PostgresNotifyIT extends WriterFixture {
         c.commit();
       }
     }
-    long slots = (System.nanoTime() - started) / 20_000_000 + 2;
+    long intervals = (System.nanoTime() - started) / 20_000_000 + 1;
     int notified = notificationsUntilSentinel();
     assertThat(notified)
-        .as("the first commit always notifies; then at most one per slot the loop spanned")
-        .isBetween(1, (int) Math.min(commits, slots));
+        .as("the first commit notifies; then at most one per 20 ms the loop spanned")
+        .isBetween(1, (int) Math.min(commits, intervals));
     assertThat(rows()).hasSize(commits);
   }
 
   @Test
-  void aClockSteppedBackOrAheadDoesNotSilenceTheWakeUp() throws Exception {
-    for (String at : List.of("1", "9000000000000")) {
-      try (Connection c = connect();
-          Statement st = c.createStatement()) {
-        st.execute("SELECT setval('outbox_notify_clock', " + at + ")");
-      }
-      try (Connection c = begin()) {
-        outbox.save(c, message("clock-" + at));
-        c.commit();
-      }
-      assertThat(notificationsUntilSentinel()).as("clock at %s", at).isEqualTo(1);
+  void aWakeUpIntervalOfZeroNeverNotifies() throws Exception {
+    Outbox silent = Outbox.builder().wakeUpInterval(java.time.Duration.ZERO).build();
+    try (Connection c = begin()) {
+      silent.save(c, message("silent"));
+      c.commit();
     }
+    assertThat(notificationsUntilSentinel()).isZero();
+    assertThat(rows()).extracting(OutboxMessage::aggregateId).containsExactly("silent");
   }
 
   @Test
-  void aWriterWithoutAGrantOnTheClockSequenceCommits() throws Exception {
+  void aWriterWithNoGrantBeyondTheTableNotifies() throws Exception {
     String role = "writer_" + UUID.randomUUID().toString().substring(0, 8);
     try (Connection c = connect();
         Statement st = c.createStatement()) {
@@ -129,7 +144,7 @@ class PostgresNotifyIT extends WriterFixture {
       try (Statement st = c.createStatement()) {
         st.execute("SET ROLE " + role);
       }
-      outbox.save(c, message("unprivileged"));
+      everySave.save(c, message("unprivileged"));
       c.commit();
     }
     assertThat(notificationsUntilSentinel()).isEqualTo(1);
@@ -137,56 +152,55 @@ class PostgresNotifyIT extends WriterFixture {
   }
 
   @Test
-  void aWritersTemporaryObjectNamedLikeTheClockIsNotWhatTheTriggerUses() throws Exception {
-    String role = "shadow_" + UUID.randomUUID().toString().substring(0, 8);
+  void createIfMissingDropsTheV6TriggerOfAnUpgradedTable() throws Exception {
     try (Connection c = connect();
         Statement st = c.createStatement()) {
-      st.execute("CREATE ROLE " + role);
-      st.execute("GRANT INSERT, SELECT ON outbox TO " + role);
-      st.execute("GRANT USAGE ON SCHEMA public TO " + role);
-      st.execute("SELECT setval('outbox_notify_clock', 1)");
+      // The table as V6 left it: the deferred trigger, its functions and its clock sequence.
+      for (String sql :
+          OutboxSchema.render(
+              dev.outboxrelay.core.SqlDialect.POSTGRESQL,
+              OutboxTable.defaults(),
+              OutboxSchema.NOTIFY_AT_COMMIT_MIGRATION)) {
+        st.execute(sql);
+      }
+      assertThat(count(st, "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'outbox'::regclass"))
+          .isEqualTo(1);
+    }
+    for (int run = 0; run < 2; run++) {
+      try (Connection c = connect()) {
+        OutboxSchema.createIfMissing(c, OutboxTable.defaults());
+      }
+    }
+    try (Connection c = connect();
+        Statement st = c.createStatement()) {
+      assertThat(
+              count(
+                  st,
+                  "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'outbox'::regclass"
+                      + " AND NOT tgisinternal"))
+          .as("no trigger on the outbox table")
+          .isZero();
+      assertThat(
+              count(
+                  st,
+                  "SELECT count(*) FROM pg_proc WHERE proname IN ('outbox_notify',"
+                      + " 'outbox_notify_once')"))
+          .isZero();
+      assertThat(count(st, "SELECT count(*) FROM pg_class WHERE relname = 'outbox_notify_clock'"))
+          .isZero();
     }
     try (Connection c = begin()) {
-      try (Statement st = c.createStatement()) {
-        st.execute("SET ROLE " + role);
-        // Resolved first by an unqualified name: the security-definer function must not use it.
-        st.execute("CREATE TEMPORARY VIEW outbox_notify_clock AS SELECT 1::bigint AS last_value");
-      }
-      outbox.save(c, message("shadowed"));
+      everySave.save(c, message("after-upgrade"));
       c.commit();
     }
-    assertThat(notificationsUntilSentinel()).isEqualTo(1);
-    try (Connection c = connect();
-        Statement st = c.createStatement();
-        var rs = st.executeQuery("SELECT last_value FROM public.outbox_notify_clock")) {
-      assertThat(rs.next()).isTrue();
-      assertThat(rs.getLong(1)).as("the real clock moved to the commit's slot").isGreaterThan(1);
-    }
+    assertThat(notificationsUntilSentinel()).as("the writer's own").isEqualTo(1);
   }
 
-  @Test
-  void createIfMissingRunTwiceKeepsOneDeferredTrigger() throws Exception {
-    try (Connection c = connect()) {
-      OutboxSchema.createIfMissing(c, OutboxTable.defaults());
+  private static long count(Statement st, String sql) throws SQLException {
+    try (var rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
     }
-    try (Connection c = connect();
-        Statement st = c.createStatement();
-        var rs =
-            st.executeQuery(
-                "SELECT tgdeferrable, tginitdeferred, p.prosecdef FROM pg_trigger t"
-                    + " JOIN pg_proc p ON p.oid = t.tgfoid"
-                    + " WHERE t.tgrelid = 'outbox'::regclass AND NOT t.tgisinternal")) {
-      assertThat(rs.next()).isTrue();
-      assertThat(rs.getBoolean(1)).isTrue();
-      assertThat(rs.getBoolean(2)).isTrue();
-      assertThat(rs.getBoolean(3)).as("security definer").isTrue();
-      assertThat(rs.next()).as("one trigger").isFalse();
-    }
-    try (Connection c = begin()) {
-      outbox.save(c, message("after-rerun"));
-      c.commit();
-    }
-    assertThat(notificationsUntilSentinel()).isEqualTo(1);
   }
 
   private static List<OutboxMessage> messages(String key, int n) {

@@ -49,7 +49,7 @@ class ReservedWordPostgresPollingKafkaIT extends KafkaRelayContract {
 
   /**
    * Poll interval and lease renewal (which also claims) are minutes apart, so a message that
-   * arrives in seconds was woken by the trigger's NOTIFY on the channel the relay LISTENs to.
+   * arrives in seconds was woken by the writer's NOTIFY on the channel the relay LISTENs to.
    */
   @Test
   void notifyOnTheReservedWordTableWakesAnIdleRelay() throws Exception {

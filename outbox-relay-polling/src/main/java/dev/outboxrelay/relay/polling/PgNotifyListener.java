@@ -11,8 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Holds a LISTEN connection and wakes the worker when the outbox trigger notifies at commit.
- * Polling stays the backstop: a lost connection only costs latency, and is reopened.
+ * Holds a LISTEN connection and wakes the worker when a writer's notification arrives (at its
+ * commit). Polling stays the backstop: a lost connection only costs latency, and is reopened.
  */
 final class PgNotifyListener implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(PgNotifyListener.class);

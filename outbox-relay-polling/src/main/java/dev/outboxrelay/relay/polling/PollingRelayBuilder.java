@@ -123,7 +123,9 @@ public final class PollingRelayBuilder {
     return this;
   }
 
-  /** PostgreSQL: wake on the outbox trigger's NOTIFY at commit. Default: on. */
+  /**
+   * PostgreSQL: wake on the writer's NOTIFY at commit (OutboxBuilder.wakeUpInterval). Default: on.
+   */
   public PollingRelayBuilder listenNotify(boolean listenNotify) {
     this.listenNotify = listenNotify;
     return this;

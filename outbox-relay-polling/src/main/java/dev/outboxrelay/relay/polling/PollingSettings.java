@@ -53,9 +53,9 @@ public final class PollingSettings {
   public static final Setting<Boolean> STRICT_ORDER =
       Setting.bool("strict-order", false, "PostgreSQL only: transaction-id horizon order");
 
-  /** PostgreSQL: wake on the outbox trigger's NOTIFY at commit. */
+  /** PostgreSQL: wake on the writer's NOTIFY at commit (OutboxBuilder.wakeUpInterval). */
   public static final Setting<Boolean> LISTEN_NOTIFY =
-      Setting.bool("listen-notify", true, "PostgreSQL: wake on the trigger's NOTIFY at commit");
+      Setting.bool("listen-notify", true, "PostgreSQL: wake on the writer's NOTIFY at commit");
 
   /** A parked key's message is copied there once; off when unset. */
   public static final Setting<String> DEAD_LETTER_TOPIC = RelaySettings.DEAD_LETTER_TOPIC;

@@ -5,16 +5,16 @@ import java.time.Duration;
 /**
  * Lets the idle worker sleep until a poll interval passes or new rows are announced.
  *
- * <p>PostgreSQL's trigger notifies at most about once per 20 ms (see {@code
- * V6__notify_at_commit.sql} in outbox-writer): a transaction that commits just after a notifying
- * one, in the same 20 ms, does not notify, and its row may become visible only after the poll that
- * notification caused. So for {@link #FOLLOW_UP_WINDOW} after an announcement an idle wait lasts at
- * most {@link #FOLLOW_UP}: such a row is found by a follow-up poll, not after the whole poll
- * interval. The same follow-ups come after any pass that published rows ({@link #followUp}): on a
- * live stream without NOTIFY (MySQL/MariaDB, or NOTIFY off) the next rows are found within 5 ms,
- * not half a poll interval later on average. After the window an idle wait lasts as long as the
- * quiet so far (up to the poll interval): waits double, so a stream that pauses for a while (a
- * writer's stall) has its next row found within about its pause again, for a few more reads.
+ * <p>PostgreSQL's writer notifies at most once per 20 ms (see {@code OutboxBuilder.wakeUpInterval}
+ * in outbox-writer): a transaction that saves just after a notifying one, in the same 20 ms, does
+ * not notify, and its row may become visible only after the poll that notification caused. So for
+ * {@link #FOLLOW_UP_WINDOW} after an announcement an idle wait lasts at most {@link #FOLLOW_UP}:
+ * such a row is found by a follow-up poll, not after the whole poll interval. The same follow-ups
+ * come after any pass that published rows ({@link #followUp}): on a live stream without NOTIFY
+ * (MySQL/MariaDB, or NOTIFY off) the next rows are found within 5 ms, not half a poll interval
+ * later on average. After the window an idle wait lasts as long as the quiet so far (up to the poll
+ * interval): waits double, so a stream that pauses for a while (a writer's stall) has its next row
+ * found within about its pause again, for a few more reads.
  */
 final class Waker {
   /** The longest idle wait shortly after an announcement. */
