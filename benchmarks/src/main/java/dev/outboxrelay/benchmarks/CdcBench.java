@@ -27,6 +27,13 @@ final class CdcBench {
   /** Rows per writer transaction in the live measure: many commits, as an application makes. */
   static final int LIVE_ROWS_PER_TX = 100;
 
+  /**
+   * Writer threads in the live measure ({@code -Doutbox.bench.liveWriters}, default 1). With one,
+   * both engines keep up and the figure is the writer's rate; more writers can outrun an engine,
+   * and then the figure is the engine's.
+   */
+  static final int LIVE_WRITERS = Integer.getInteger("outbox.bench.liveWriters", 1);
+
   private final Kafka kafka;
   private final int payloadBytes;
   long lastStartupMillis;
@@ -97,7 +104,7 @@ final class CdcBench {
         long jvmCpu0 = CpuTime.jvmNanos();
         dbCpu0 = CpuTime.databaseNanos(server.dialect());
         long t0 = System.nanoTime();
-        long writeMillis = Backlog.fill(db.ds, n, payloadBytes, LIVE_ROWS_PER_TX);
+        long writeMillis = Backlog.fill(db.ds, n, payloadBytes, LIVE_ROWS_PER_TX, LIVE_WRITERS);
         long[] t = kafka.awaitCount(topic, base, base + n, Duration.ofMinutes(15));
         lastJvmCpuMicros = (CpuTime.jvmNanos() - jvmCpu0) / 1e3 / n;
         lastDbCpuMicros = (CpuTime.databaseNanos(server.dialect()) - dbCpu0) / 1e3 / n;

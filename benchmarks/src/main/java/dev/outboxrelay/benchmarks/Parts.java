@@ -302,20 +302,38 @@ final class Parts {
     }
   }
 
-  /** Figures {@code writer.<db>.*} at 4 threads (as before), {@code writer.<db>.t<n>.*} else. */
+  /**
+   * Figures {@code writer.<db>.*} at 4 threads (as before), {@code writer.<db>.t<n>.*} else; with
+   * the anchors, the same order row with a hand-written {@code INSERT} of the outbox row ({@code
+   * .hand}) and with an id and payload into a table with only a primary key ({@code .minimal}).
+   */
   private void writer(WriterBench bench, String kind, int threads) throws Exception {
     List<Double> plain = new ArrayList<>();
     List<Double> with = new ArrayList<>();
+    List<Double> hand = new ArrayList<>();
+    List<Double> minimal = new ArrayList<>();
     List<Double> ratio = new ArrayList<>();
+    List<Double> handRatio = new ArrayList<>();
+    List<Double> minimalRatio = new ArrayList<>();
+    List<Double> oursToHand = new ArrayList<>();
     for (int r = 0; r < p.runs(); r++) {
       try (Db db = new Db(dbs.get(kind), kind)) {
-        double a = bench.run(db, threads, false, p.writerDuration());
-        double b = bench.run(db, threads, true, p.writerDuration());
+        double a = bench.run(db, threads, WriterBench.Row.NONE, p.writerDuration());
+        double b = bench.run(db, threads, WriterBench.Row.SAVE, p.writerDuration());
+        double h = bench.run(db, threads, WriterBench.Row.HAND_WRITTEN, p.writerDuration());
+        double m = bench.run(db, threads, WriterBench.Row.MINIMAL, p.writerDuration());
         plain.add(a);
         with.add(b);
+        hand.add(h);
+        minimal.add(m);
         ratio.add(b / a);
+        handRatio.add(h / a);
+        minimalRatio.add(m / a);
+        oursToHand.add(b / h);
         System.out.printf(
-            "  writer %s %d threads run %d: %.0f vs %.0f tx/s%n", kind, threads, r + 1, a, b);
+            "  writer %s %d threads run %d: %.0f alone, %.0f with outbox.save, %.0f hand-written,"
+                + " %.0f minimal row tx/s%n",
+            kind, threads, r + 1, a, b, h, m);
       }
     }
     String id = "writer." + kind + (threads == 4 ? "" : ".t" + threads);
@@ -324,7 +342,42 @@ final class Parts {
     report.add(new Figure(id + ".plain", "business tx alone" + label, "tx/s", plain, how));
     report.add(new Figure(id + ".outbox", "business tx + outbox.save" + label, "tx/s", with, how));
     report.add(
+        new Figure(
+            id + ".hand",
+            "anchor: business tx + hand-written INSERT of the outbox row" + label,
+            "tx/s",
+            hand,
+            how + "; the same table, the columns outbox.save sets but headers, no key order"));
+    report.add(
+        new Figure(
+            id + ".minimal",
+            "anchor: business tx + INSERT of id and payload only" + label,
+            "tx/s",
+            minimal,
+            how + "; a table of an id primary key and the payload, nothing else"));
+    report.add(
         new Figure(id + ".ratio", "with / without outbox" + label, "ratio", ratio, "per run"));
+    report.add(
+        new Figure(
+            id + ".hand.ratio",
+            "anchor: hand-written outbox row / without" + label,
+            "ratio",
+            handRatio,
+            "per run"));
+    report.add(
+        new Figure(
+            id + ".minimal.ratio",
+            "anchor: id-and-payload row / without" + label,
+            "ratio",
+            minimalRatio,
+            "per run"));
+    report.add(
+        new Figure(
+            id + ".vs-hand",
+            "outbox.save / hand-written outbox row" + label,
+            "ratio",
+            oursToHand,
+            "per run"));
   }
 
   /** The dedup consumer per mode and database; per-record mode on at most 20k messages. */
@@ -453,7 +506,9 @@ final class Parts {
         return;
       }
       String how =
-          "written while it streams, one writer, "
+          "written while it streams, "
+              + (CdcBench.LIVE_WRITERS == 1 ? "one writer" : CdcBench.LIVE_WRITERS + " writers")
+              + ", "
               + CdcBench.LIVE_ROWS_PER_TX
               + " rows per transaction";
       report.add(

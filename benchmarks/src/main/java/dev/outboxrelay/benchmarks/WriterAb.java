@@ -40,22 +40,19 @@ public final class WriterAb {
     }
     WriterBench bench = new WriterBench(256);
     Map<String, WriterBench.Variant> all = new LinkedHashMap<>();
-    all.put("plain", new WriterBench.Variant(false, false, true, 0));
-    all.put("plain+1rt", new WriterBench.Variant(false, false, true, 1));
-    all.put("plain+2rt", new WriterBench.Variant(false, false, true, 2));
-    all.put("random", new WriterBench.Variant(true, true, true, 0));
-    all.put("v7", new WriterBench.Variant(true, false, true, 0));
-    all.put("v7-nokeyorder", new WriterBench.Variant(true, false, false, 0));
+    all.put("plain", new WriterBench.Variant(WriterBench.Row.NONE, false, true, 0));
+    all.put("plain+1rt", new WriterBench.Variant(WriterBench.Row.NONE, false, true, 1));
+    all.put("plain+2rt", new WriterBench.Variant(WriterBench.Row.NONE, false, true, 2));
+    all.put("random", new WriterBench.Variant(WriterBench.Row.SAVE, true, true, 0));
+    all.put("v7", new WriterBench.Variant(WriterBench.Row.SAVE, false, true, 0));
+    all.put("hand", new WriterBench.Variant(WriterBench.Row.HAND_WRITTEN, false, true, 0));
+    all.put("minimal", new WriterBench.Variant(WriterBench.Row.MINIMAL, false, true, 0));
+    all.put("v7-nokeyorder", new WriterBench.Variant(WriterBench.Row.SAVE, false, false, 0));
     // PostgreSQL only: a part of the outbox row taken away for one slice (DDL before, undone
     // after).
     Map<String, String[]> ddl = new LinkedHashMap<>();
-    all.put("v7-notrigger", all.get("v7"));
-    ddl.put(
-        "v7-notrigger",
-        new String[] {
-          "ALTER TABLE outbox DISABLE TRIGGER outbox_notify",
-          "ALTER TABLE outbox ENABLE TRIGGER outbox_notify"
-        });
+    // The writer's pg_notify (at most one save per 20 ms) off: what the wake-up costs.
+    all.put("v7-nowakeup", new WriterBench.Variant(WriterBench.Row.SAVE, false, true, 0, false));
     all.put("v7-nobucketidx", all.get("v7"));
     ddl.put(
         "v7-nobucketidx",

@@ -39,28 +39,69 @@ final class WriterBench {
   }
 
   /** Business transactions per second. */
-  double run(Db db, int threads, boolean withOutbox, Duration duration) throws Exception {
-    return run(db, threads, new Variant(withOutbox, randomIds, true, 0), duration);
+  double run(Db db, int threads, Row row, Duration duration) throws Exception {
+    return run(db, threads, new Variant(row, randomIds, true, 0), duration);
+  }
+
+  /** What the business transaction writes beside its order row. */
+  enum Row {
+    /** Nothing: the business transaction alone. */
+    NONE,
+    /** {@code outbox.save} of the message. */
+    SAVE,
+    /**
+     * The anchor: the same row into the same outbox table by a hand-written {@code INSERT} of the
+     * columns the writer sets (no key order, no headers), what an application writing its outbox
+     * row itself would run.
+     */
+    HAND_WRITTEN,
+    /**
+     * The floor of any outbox table: an id and the payload into a table with only a primary key.
+     */
+    MINIMAL
   }
 
   /**
-   * A variant of the transaction, for diagnostics ({@link WriterAb}): with {@code outbox.save} or
-   * not, version-4 ids, the writer's key order, extra {@code SELECT 1} round trips after the
-   * business insert.
+   * A variant of the transaction, for diagnostics ({@link WriterAb}): the row beside the order,
+   * version-4 ids, the writer's key order, extra {@code SELECT 1} round trips after the business
+   * insert.
    */
-  record Variant(boolean withOutbox, boolean randomIds, boolean keyOrder, int extraRoundTrips) {}
+  record Variant(
+      Row row, boolean randomIds, boolean keyOrder, int extraRoundTrips, boolean wakeUp) {
+    Variant(Row row, boolean randomIds, boolean keyOrder, int extraRoundTrips) {
+      this(row, randomIds, keyOrder, extraRoundTrips, true);
+    }
+  }
 
   /** Business transactions per second of a variant. */
   double run(Db db, int threads, Variant v, Duration duration) throws Exception {
-    boolean withOutbox = v.withOutbox();
+    Row row = v.row();
     boolean randomIds = v.randomIds();
-    String uuid = db.server.dialect() == SqlDialect.POSTGRESQL ? "uuid" : "char(36)";
+    boolean pg = db.server.dialect() == SqlDialect.POSTGRESQL;
+    String uuid = pg ? "uuid" : "char(36)";
     db.execute(
         "CREATE TABLE IF NOT EXISTS orders (id "
             + uuid
             + " PRIMARY KEY, customer varchar(64) NOT NULL, amount decimal(12,2) NOT NULL,"
             + " body text NOT NULL)");
-    Outbox outbox = Outbox.builder().keyOrder(v.keyOrder()).build();
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS outbox_minimal (id "
+            + uuid
+            + " PRIMARY KEY, payload "
+            + (pg ? "bytea" : "longblob")
+            + " NOT NULL)");
+    String rowSql =
+        switch (row) {
+          case HAND_WRITTEN ->
+              "INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload)"
+                  + " VALUES (?, ?, ?, ?, ?)";
+          case MINIMAL -> "INSERT INTO outbox_minimal (id, payload) VALUES (?, ?)";
+          default -> "SELECT 1";
+        };
+    Outbox outbox =
+        v.wakeUp()
+            ? Outbox.builder().keyOrder(v.keyOrder()).build()
+            : Outbox.builder().keyOrder(v.keyOrder()).wakeUpInterval(Duration.ZERO).build();
     String body =
         new String(Backlog.payload(payloadBytes), java.nio.charset.StandardCharsets.US_ASCII);
     AtomicBoolean stop = new AtomicBoolean();
@@ -76,9 +117,9 @@ final class WriterBench {
                 try (Connection c = ds.getConnection();
                     PreparedStatement ps =
                         c.prepareStatement(
-                            "INSERT INTO orders (id, customer, amount, body) VALUES (?, ?, ?, ?)")) {
+                            "INSERT INTO orders (id, customer, amount, body) VALUES (?, ?, ?, ?)");
+                    PreparedStatement rs = c.prepareStatement(rowSql)) {
                   c.setAutoCommit(false);
-                  boolean pg = db.server.dialect() == SqlDialect.POSTGRESQL;
                   while (!stop.get()) {
                     UUID id = UUID.randomUUID();
                     if (pg) {
@@ -95,9 +136,16 @@ final class WriterBench {
                         st.executeQuery("SELECT 1").close();
                       }
                     }
-                    if (withOutbox) {
+                    if (row != Row.NONE) {
                       OutboxMessage m = Backlog.message(id.toString(), payloadBytes);
-                      outbox.save(c, randomIds ? m.toBuilder().id(UUID.randomUUID()).build() : m);
+                      if (randomIds) {
+                        m = m.toBuilder().id(UUID.randomUUID()).build();
+                      }
+                      if (row == Row.SAVE) {
+                        outbox.save(c, m);
+                      } else {
+                        handWritten(rs, row, m, pg);
+                      }
                     }
                     c.commit();
                     count.incrementAndGet();
@@ -115,5 +163,23 @@ final class WriterBench {
     pool.shutdown();
     ds.close();
     return count.get() / seconds;
+  }
+
+  private static void handWritten(PreparedStatement rs, Row row, OutboxMessage m, boolean pg)
+      throws java.sql.SQLException {
+    if (pg) {
+      rs.setObject(1, m.id());
+    } else {
+      rs.setString(1, m.id().toString());
+    }
+    if (row == Row.MINIMAL) {
+      rs.setBytes(2, m.payload());
+    } else {
+      rs.setString(2, m.aggregateType());
+      rs.setString(3, m.aggregateId());
+      rs.setString(4, m.type());
+      rs.setBytes(5, m.payload());
+    }
+    rs.executeUpdate();
   }
 }
