@@ -19,19 +19,7 @@ final class Backlog {
   /** Writes {@code n} messages of {@code payloadBytes} over {@link #KEYS} keys; returns ms. */
   static long fill(DataSource ds, int n, int payloadBytes, int perTx) throws SQLException {
     long t0 = System.nanoTime();
-    try (Connection c = ds.getConnection()) {
-      c.setAutoCommit(false);
-      for (int done = 0; done < n; ) {
-        int size = Math.min(perTx, n - done);
-        List<OutboxMessage> batch = new ArrayList<>(size);
-        for (int i = 0; i < size; i++) {
-          batch.add(message("k" + ((done + i) % KEYS), payloadBytes));
-        }
-        OUTBOX.saveAll(c, batch);
-        c.commit();
-        done += size;
-      }
-    }
+    write(ds, n, payloadBytes, perTx, 0, 1);
     return (System.nanoTime() - t0) / 1_000_000;
   }
 

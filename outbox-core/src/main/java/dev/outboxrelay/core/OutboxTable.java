@@ -74,7 +74,7 @@ public final class OutboxTable {
   }
 
   /**
-   * The PostgreSQL LISTEN/NOTIFY channel of this table: its name in lower case. The trigger passes
+   * The PostgreSQL LISTEN/NOTIFY channel of this table: its name in lower case. The writer passes
    * it to {@code pg_notify} as a string, which is taken verbatim; a relay must LISTEN on it as a
    * quoted identifier, since unquoted it is folded and may be a keyword ({@code LISTEN order}).
    */

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The daemon jar as a process, configured the way a user switches the features on together: a
- * polling relay on PostgreSQL with NOTIFY (the V6 wake-up trigger), a dead-letter topic, the
+ * polling relay on PostgreSQL with NOTIFY (the writer's wake-up), a dead-letter topic, the
  * reconciliation loop and retention that keeps published rows. A message larger than the producer's
  * {@code max.request.size} is parked; its copy (payload dropped: the topic refuses it whole, too)
  * lands once on the dead-letter topic with the reason; the key's next message waits behind it while

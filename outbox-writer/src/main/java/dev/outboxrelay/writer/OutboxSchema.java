@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -31,8 +32,9 @@ public final class OutboxSchema {
           "V5__dead_letter.sql");
 
   /**
-   * PostgreSQL's wake-up NOTIFY at commit, once per transaction and about once per 20 ms, instead
-   * of V2's per statement (a notifying commit holds a database-wide lock through its WAL flush).
+   * PostgreSQL's wake-up NOTIFY at commit from a deferred trigger, once per transaction and about
+   * once per 20 ms, instead of V2's per statement (a notifying commit holds a database-wide lock
+   * through its WAL flush); dropped by {@link #WAKE_UP_FROM_WRITER_MIGRATION}.
    */
   static final String NOTIFY_AT_COMMIT_MIGRATION = "V6__notify_at_commit.sql";
 
@@ -85,13 +87,62 @@ public final class OutboxSchema {
     try {
       boolean created = dialect != SqlDialect.POSTGRESQL && !exists(connection, table);
       for (String migration : migrations(dialect)) {
-        SqlScript.execute(connection, script(dialect, table, migration));
+        if (dialect == SqlDialect.POSTGRESQL) {
+          createPostgres(connection, table, migration);
+        } else {
+          SqlScript.execute(connection, script(dialect, table, migration));
+        }
       }
       if (created) {
         clusterNewTable(connection, table);
       }
     } catch (SQLException e) {
       throw new OutboxDatabaseException("Could not create outbox table " + table, e);
+    }
+  }
+
+  /**
+   * One PostgreSQL migration, without the wake-up trigger that V2 and V6 create and V8 drops: run
+   * on every call, creating it again only to drop it would lock the table exclusively (even {@code
+   * DROP TRIGGER IF EXISTS} does) at every application or relay start, and two starting at once
+   * could drop each other's objects mid-way. So V2 runs without its trigger function and trigger,
+   * V6 not at all, and V8 only over what an earlier schema left (Flyway runs each script once, in
+   * order, as shipped).
+   */
+  private static void createPostgres(Connection connection, OutboxTable table, String migration)
+      throws SQLException {
+    if (migration.equals(NOTIFY_AT_COMMIT_MIGRATION)) {
+      return;
+    }
+    if (migration.equals(WAKE_UP_FROM_WRITER_MIGRATION) && !hasWakeUpTrigger(connection, table)) {
+      return;
+    }
+    String function = table.qualifiedCompanion(SqlDialect.POSTGRESQL, "notify") + "()";
+    try (Statement st = connection.createStatement()) {
+      for (String sql : render(SqlDialect.POSTGRESQL, table, migration)) {
+        if (!migration.equals(WAKE_UP_FROM_WRITER_MIGRATION) && sql.contains(function)) {
+          continue; // V2's trigger function, and its trigger (EXECUTE FUNCTION ...)
+        }
+        st.execute(sql);
+      }
+    }
+  }
+
+  /** Whether V2's or V6's wake-up trigger, or V6's clock sequence, is still there. */
+  private static boolean hasWakeUpTrigger(Connection connection, OutboxTable table)
+      throws SQLException {
+    Map<String, String> names = placeholders(SqlDialect.POSTGRESQL, table);
+    try (PreparedStatement ps =
+        connection.prepareStatement(
+            "SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = ?"
+                + " AND tgrelid = to_regclass(?)) OR to_regclass(?) IS NOT NULL")) {
+      ps.setString(1, names.get("outbox_notify_trigger"));
+      ps.setString(2, names.get("outbox_table"));
+      ps.setString(3, names.get("outbox_notify_clock"));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getBoolean(1);
+      }
     }
   }
 

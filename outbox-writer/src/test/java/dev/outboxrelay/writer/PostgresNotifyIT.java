@@ -152,6 +152,27 @@ class PostgresNotifyIT extends WriterFixture {
   }
 
   @Test
+  void createIfMissingOnACurrentTableTakesNoLockThatWaitsForAReader() throws Exception {
+    try (Connection reader = begin();
+        Statement read = reader.createStatement()) {
+      read.executeQuery("SELECT count(*) FROM outbox").close(); // ACCESS SHARE until it ends
+      try (Connection c = connect();
+          Statement st = c.createStatement()) {
+        st.execute("SET lock_timeout = '2s'");
+        OutboxSchema.createIfMissing(c, OutboxTable.defaults());
+        assertThat(
+                count(
+                    st,
+                    "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'outbox'::regclass"
+                        + " AND NOT tgisinternal"))
+            .as("a fresh table has no trigger")
+            .isZero();
+      }
+      reader.rollback();
+    }
+  }
+
+  @Test
   void createIfMissingDropsTheV6TriggerOfAnUpgradedTable() throws Exception {
     try (Connection c = connect();
         Statement st = c.createStatement()) {
