@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.writer.Outbox;
+import dev.outboxrelay.writer.OutboxBuilder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -96,12 +97,13 @@ final class WriterBench {
               "INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload)"
                   + " VALUES (?, ?, ?, ?, ?)";
           case MINIMAL -> "INSERT INTO outbox_minimal (id, payload) VALUES (?, ?)";
-          default -> "SELECT 1";
+          default -> null; // NONE, SAVE: no statement of the bench's own
         };
     Outbox outbox =
-        v.wakeUp()
-            ? Outbox.builder().keyOrder(v.keyOrder()).build()
-            : Outbox.builder().keyOrder(v.keyOrder()).wakeUpInterval(Duration.ZERO).build();
+        Outbox.builder()
+            .keyOrder(v.keyOrder())
+            .wakeUpInterval(v.wakeUp() ? OutboxBuilder.DEFAULT_WAKE_UP_INTERVAL : Duration.ZERO)
+            .build();
     String body =
         new String(Backlog.payload(payloadBytes), java.nio.charset.StandardCharsets.US_ASCII);
     AtomicBoolean stop = new AtomicBoolean();
@@ -118,7 +120,7 @@ final class WriterBench {
                     PreparedStatement ps =
                         c.prepareStatement(
                             "INSERT INTO orders (id, customer, amount, body) VALUES (?, ?, ?, ?)");
-                    PreparedStatement rs = c.prepareStatement(rowSql)) {
+                    PreparedStatement rs = rowSql == null ? null : c.prepareStatement(rowSql)) {
                   c.setAutoCommit(false);
                   while (!stop.get()) {
                     UUID id = UUID.randomUUID();

@@ -117,16 +117,7 @@ final class JdbcOutbox implements Outbox {
     }
     lockAndInsert(c, dialect, messages);
     if (wakeUp != null && dialect == SqlDialect.POSTGRESQL) {
-      if (!c.getAutoCommit()) {
-        wakeUp.maybeNotify(c); // fails the caller's transaction with the row, as the insert would
-        return;
-      }
-      try {
-        wakeUp.maybeNotify(c);
-      } catch (SQLException e) {
-        // Auto-commit: the row has committed; a failed wake-up only leaves it to the poll interval.
-        log.warn("Saved into {}, but could not wake the relays: {}", table, e.getMessage());
-      }
+      wakeUp.maybeNotify(c);
     }
   }
 
