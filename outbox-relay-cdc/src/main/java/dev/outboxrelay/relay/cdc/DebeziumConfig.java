@@ -1,6 +1,8 @@
 package dev.outboxrelay.relay.cdc;
 
+import dev.outboxrelay.core.OutboxColumn;
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.relay.cdc.internal.CreatedAtConverter;
 import dev.outboxrelay.relay.cdc.internal.MaskedJdbcOffsetBackingStore;
 import java.util.Properties;
 
@@ -10,6 +12,8 @@ import java.util.Properties;
  * first start are caught up from the table), a short poll interval. User settings override.
  */
 final class DebeziumConfig {
+  static final String CREATED_AT_CONVERTER = "outboxcreatedat";
+
   private DebeziumConfig() {}
 
   static Properties of(CdcRelayConfig c, CdcSql sql) {
@@ -42,7 +46,14 @@ final class DebeziumConfig {
     p.setProperty("offset.storage.jdbc.offset.table.name", unquoted(c, "cdc_offsets"));
     String schema =
         c.table().schema().orElse(db.dialect() == SqlDialect.POSTGRESQL ? "public" : db.database());
-    p.setProperty("table.include.list", schema + "." + c.table().name());
+    String table = schema + "." + c.table().name();
+    p.setProperty("table.include.list", table);
+    // The creation time as epoch microseconds, not as Debezium's ISO-8601 string: see
+    // CreatedAtConverter. A user's own converters setting replaces this one.
+    p.setProperty("converters", CREATED_AT_CONVERTER);
+    p.setProperty(CREATED_AT_CONVERTER + ".type", CreatedAtConverter.class.getName());
+    p.setProperty(CREATED_AT_CONVERTER + ".table", table);
+    p.setProperty(CREATED_AT_CONVERTER + ".column", c.table().column(OutboxColumn.CREATED_AT));
     if (db.dialect() == SqlDialect.POSTGRESQL) {
       postgres(p, c, db);
     } else {

@@ -4,6 +4,7 @@ import dev.outboxrelay.core.OutboxColumn;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.rows.HeadersJson;
+import dev.outboxrelay.relay.cdc.internal.CreatedAtConverter;
 import java.nio.ByteBuffer;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -12,6 +13,7 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
 
@@ -21,6 +23,9 @@ final class OutboxEvents {
   static final String FENCE_TYPE = "__outbox_relay_fence";
 
   private final OutboxTable table;
+  // Immutable, so a racing reader sees a whole one or none (see envelopeFields).
+  private EnvelopeFields envelope;
+  private RowFields row;
 
   OutboxEvents(OutboxTable table) {
     this.table = table;
@@ -28,17 +33,53 @@ final class OutboxEvents {
 
   /** The row of an INSERT on the outbox table, or {@code null} for anything else. */
   Struct insertedRow(SourceRecord record) {
-    if (!(record.value() instanceof Struct envelope) || envelope.schema().field("op") == null) {
+    if (!(record.value() instanceof Struct envelope)) {
       return null;
     }
-    Struct source = envelope.schema().field("source") == null ? null : envelope.getStruct("source");
-    if (!"c".equals(envelope.getString("op"))
-        || source == null
-        || !table.name().equals(source.getString("table"))) {
+    EnvelopeFields f = envelopeFields(envelope.schema());
+    if (f.op == null || f.source == null || f.after == null || !"c".equals(envelope.get(f.op))) {
       return null;
     }
-    return envelope.getStruct("after");
+    Struct source = (Struct) envelope.get(f.source);
+    if (source == null || !table.name().equals(source.get("table"))) {
+      return null;
+    }
+    return (Struct) envelope.get(f.after);
   }
+
+  /**
+   * The envelope's fields, looked up once per schema (the stream's records share it until the table
+   * changes): each lookup by name is a hash lookup, and a row took about twenty of them.
+   */
+  private EnvelopeFields envelopeFields(Schema schema) {
+    EnvelopeFields f = envelope;
+    if (f == null || f.schema != schema) {
+      f =
+          new EnvelopeFields(
+              schema, schema.field("op"), schema.field("source"), schema.field("after"));
+      envelope = f;
+    }
+    return f;
+  }
+
+  private record EnvelopeFields(Schema schema, Field op, Field source, Field after) {}
+
+  /** A row's fields by outbox column, looked up once per schema (see {@link #envelopeFields}). */
+  private Field[] rowFields(Schema schema) {
+    RowFields f = row;
+    if (f == null || f.schema != schema) {
+      OutboxColumn[] columns = OutboxColumn.values();
+      Field[] fields = new Field[columns.length];
+      for (OutboxColumn c : columns) {
+        fields[c.ordinal()] = schema.field(table.column(c));
+      }
+      f = new RowFields(schema, fields);
+      row = f;
+    }
+    return f.fields;
+  }
+
+  private record RowFields(Schema schema, Field[] fields) {}
 
   /**
    * When the change happened in the database, by the source's clock ({@code source.ts_ms}: the
@@ -71,8 +112,21 @@ final class OutboxEvents {
         .headers(HeadersJson.decode((String) value(row, OutboxColumn.HEADERS)))
         .traceparent((String) value(row, OutboxColumn.TRACEPARENT))
         .sequence(((Number) value(row, OutboxColumn.SEQUENCE)).longValue())
-        .createdAt(created instanceof String s ? instant(s) : Instant.now())
+        .createdAt(createdAt(row, created))
         .build();
+  }
+
+  /**
+   * The creation time: epoch microseconds from {@link CreatedAtConverter}, or Debezium's own string
+   * where a user's converters replaced it; now if the row has none.
+   */
+  private Instant createdAt(Struct row, Object created) {
+    if (created instanceof Long micros
+        && CreatedAtConverter.SCHEMA_NAME.equals(
+            rowFields(row.schema())[OutboxColumn.CREATED_AT.ordinal()].schema().name())) {
+      return CreatedAtConverter.instant(micros);
+    }
+    return created instanceof String s ? instant(s) : Instant.now();
   }
 
   /**
@@ -147,7 +201,7 @@ final class OutboxEvents {
   }
 
   private Object value(Struct row, OutboxColumn column) {
-    Field f = row.schema().field(table.column(column));
+    Field f = rowFields(row.schema())[column.ordinal()];
     return f == null ? null : row.get(f);
   }
 

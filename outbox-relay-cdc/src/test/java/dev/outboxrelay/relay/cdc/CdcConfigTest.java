@@ -39,6 +39,7 @@ class CdcConfigTest {
         .containsEntry("database.port", "5433")
         .containsEntry("database.dbname", "shop")
         .containsEntry("table.include.list", "public.outbox")
+        .containsEntry("outboxcreatedat.table", "public.outbox")
         .containsEntry("snapshot.mode", "no_data")
         .containsEntry("poll.interval.ms", "20")
         .containsEntry(
@@ -55,6 +56,11 @@ class CdcConfigTest {
         .containsEntry("connector.class", "io.debezium.connector.mariadb.MariaDbConnector")
         .containsEntry("database.port", "3306")
         .containsEntry("table.include.list", "shop.outbox")
+        .containsEntry("converters", "outboxcreatedat")
+        .containsEntry(
+            "outboxcreatedat.type", "dev.outboxrelay.relay.cdc.internal.CreatedAtConverter")
+        .containsEntry("outboxcreatedat.table", "shop.outbox")
+        .containsEntry("outboxcreatedat.column", "created_at")
         .containsEntry(
             "schema.history.internal", "io.debezium.storage.jdbc.history.JdbcSchemaHistory")
         .containsEntry("poll.interval.ms", "50");

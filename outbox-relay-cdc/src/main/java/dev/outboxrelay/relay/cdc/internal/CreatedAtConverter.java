@@ -1,0 +1,87 @@
+package dev.outboxrelay.relay.cdc.internal;
+
+import io.debezium.spi.converter.CustomConverter;
+import io.debezium.spi.converter.RelationalColumn;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoField;
+import java.time.temporal.TemporalAccessor;
+import java.util.Date;
+import java.util.Properties;
+import org.apache.kafka.connect.data.SchemaBuilder;
+
+/**
+ * A Debezium converter for the outbox table's creation time: epoch microseconds (INT64, schema
+ * {@link #SCHEMA_NAME}) instead of Debezium's {@code ZonedTimestamp}, an ISO-8601 string that the
+ * MySQL/MariaDB connector renders with a {@code DateTimeFormatter} built anew for every row (a
+ * tenth of the binlog reader's time in a profile of a backlog drain, and about 2.8 kB of garbage
+ * per row), and that the relay then parsed back. The relay's settings register it for the one
+ * column ({@code <name>.table}, {@code <name>.column}); a user's own {@code converters} setting
+ * replaces it, and the relay reads the string again.
+ */
+public final class CreatedAtConverter implements CustomConverter<SchemaBuilder, RelationalColumn> {
+  /** The schema name of the converted column. */
+  public static final String SCHEMA_NAME = "dev.outboxrelay.EpochMicros";
+
+  private String table;
+  private String column;
+
+  @Override
+  public void configure(Properties props) {
+    table = props.getProperty("table");
+    column = props.getProperty("column");
+  }
+
+  @Override
+  public void converterFor(RelationalColumn field, ConverterRegistration<SchemaBuilder> reg) {
+    if (column != null
+        && column.equalsIgnoreCase(field.name())
+        && (table == null || table.equalsIgnoreCase(field.dataCollection()))) {
+      reg.register(SchemaBuilder.int64().name(SCHEMA_NAME).optional(), CreatedAtConverter::micros);
+    }
+  }
+
+  /**
+   * The raw value as microseconds since the epoch: a binlog row's {@code ZonedDateTime}, a
+   * PostgreSQL {@code OffsetDateTime} or {@code Instant}; null for null and for what names no
+   * instant (a column default such as {@code CURRENT_TIMESTAMP}, which rows never carry).
+   */
+  static Long micros(Object raw) {
+    Instant at = instant(raw);
+    return at == null
+        ? null
+        : Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000L), at.getNano() / 1000);
+  }
+
+  /** Microseconds since the epoch as an instant. */
+  public static Instant instant(long micros) {
+    return Instant.ofEpochSecond(
+        Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
+  }
+
+  private static Instant instant(Object raw) {
+    if (raw instanceof Instant i) {
+      return i;
+    }
+    if (raw instanceof TemporalAccessor t && t.isSupported(ChronoField.INSTANT_SECONDS)) {
+      return Instant.from(t);
+    }
+    if (raw instanceof LocalDateTime l) { // a DATETIME column: Debezium reads it as UTC too
+      return l.toInstant(ZoneOffset.UTC);
+    }
+    if (raw instanceof Date d) {
+      return d.toInstant();
+    }
+    if (raw instanceof String s) {
+      try {
+        return OffsetDateTime.parse(s).toInstant();
+      } catch (DateTimeException e) {
+        return null;
+      }
+    }
+    return null;
+  }
+}
