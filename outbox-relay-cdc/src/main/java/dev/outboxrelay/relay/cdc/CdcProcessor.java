@@ -1,6 +1,7 @@
 package dev.outboxrelay.relay.cdc;
 
 import dev.outboxrelay.core.MessageContract;
+import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.relay.cdc.internal.PublishedLog;
@@ -323,10 +324,10 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
 
   private PendingRow toRow(Struct row) {
     String key = events.aggregateId(row);
-    Object bucket = row.schema().field("bucket") == null ? null : row.get("bucket");
-    int b = bucket instanceof Number n ? n.intValue() : 0;
+    int b = events.bucket(row);
     try {
-      return new PendingRow(events.id(row), key, b, events.message(row), null);
+      OutboxMessage m = events.message(row);
+      return new PendingRow(m.id(), key, b, m, null);
     } catch (RuntimeException e) {
       return new PendingRow(events.id(row), key, b, null, "malformed row: " + e.getMessage());
     }

@@ -5,6 +5,7 @@ import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.relay.cdc.internal.CreatedAtConverter;
 import dev.outboxrelay.relay.cdc.internal.MaskedJdbcOffsetBackingStore;
 import java.util.Properties;
+import java.util.regex.Pattern;
 
 /**
  * The embedded engine's settings: the connector for the database, offsets and schema history in the
@@ -38,6 +39,10 @@ final class DebeziumConfig {
     // deletes of published rows are as many events as the messages; truncates are Debezium's
     // default skip).
     p.setProperty("skipped.operations", "u,d,t");
+    // Debezium's context headers (connector name, task, run id) on every record: the relay builds
+    // its messages' headers from the row and never reads them, and the binlog reader spent an
+    // allocation of four headers and a UUID string on each record.
+    p.setProperty("extended.headers.enabled", "false");
     // Heartbeats bring the first batch soon after start (the table catch-up runs then) and keep a
     // PostgreSQL slot's confirmed position moving while the outbox is idle.
     p.setProperty("heartbeat.interval.ms", "1000");
@@ -54,6 +59,8 @@ final class DebeziumConfig {
     p.setProperty(CREATED_AT_CONVERTER + ".type", CreatedAtConverter.class.getName());
     p.setProperty(CREATED_AT_CONVERTER + ".table", table);
     p.setProperty(CREATED_AT_CONVERTER + ".column", c.table().column(OutboxColumn.CREATED_AT));
+    // Always null in an INSERT, never read from the stream: one conversion and check less per row.
+    p.setProperty("column.exclude.list", Pattern.quote(table + ".published_at"));
     if (db.dialect() == SqlDialect.POSTGRESQL) {
       postgres(p, c, db);
     } else {

@@ -192,6 +192,11 @@ final class OutboxEvents {
     return f != null && row.get(f) instanceof Number n ? n.longValue() : -1;
   }
 
+  /** The row's key bucket, or 0 where the table has none. */
+  int bucket(Struct row) {
+    return value(row, OutboxColumn.BUCKET) instanceof Number n ? n.intValue() : 0;
+  }
+
   String aggregateId(Struct row) {
     return String.valueOf(value(row, OutboxColumn.AGGREGATE_ID));
   }

@@ -61,6 +61,8 @@ class CdcConfigTest {
             "outboxcreatedat.type", "dev.outboxrelay.relay.cdc.internal.CreatedAtConverter")
         .containsEntry("outboxcreatedat.table", "shop.outbox")
         .containsEntry("outboxcreatedat.column", "created_at")
+        .containsEntry("extended.headers.enabled", "false")
+        .containsEntry("column.exclude.list", "\\Qshop.outbox.published_at\\E")
         .containsEntry(
             "schema.history.internal", "io.debezium.storage.jdbc.history.JdbcSchemaHistory")
         .containsEntry("poll.interval.ms", "50");
