@@ -25,6 +25,10 @@ final class PropertiesCheck {
     if (p.getWriter().getMaxPayloadBytes() < 1) {
       reject(errors, "writer.maxPayloadBytes", p.getWriter().getMaxPayloadBytes(), "at least 1");
     }
+    Duration wakeUp = p.getWriter().getWakeUpInterval();
+    if (wakeUp == null || wakeUp.isNegative()) {
+      reject(errors, "writer.wakeUpInterval", wakeUp, "0 (never notify) or more, such as 20ms");
+    }
     relay(p.getRelay(), errors);
     String type = p.getPublisher().getType();
     if (type != null && type.isBlank()) {

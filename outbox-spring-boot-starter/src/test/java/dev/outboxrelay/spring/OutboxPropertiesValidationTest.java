@@ -30,6 +30,8 @@ class OutboxPropertiesValidationTest {
         "outbox.table.schema=a b|outbox.table.schema must be an SQL identifier",
         "outbox.dedup.table-name=1x|outbox.dedup.table-name must be an SQL identifier",
         "outbox.writer.max-payload-bytes=0|outbox.writer.max-payload-bytes must be at least 1",
+        "outbox.writer.wake-up-interval=-1ms|outbox.writer.wake-up-interval must be 0 (never notify)"
+            + " or more, such as 20ms, but was PT-0.001S",
         "outbox.dedup.group= |outbox.dedup.group must be 1 to 255 characters",
         "outbox.publisher.type= |outbox.publisher.type must be a PublisherFactory name",
       })
