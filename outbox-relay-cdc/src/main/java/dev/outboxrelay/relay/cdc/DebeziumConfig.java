@@ -60,7 +60,10 @@ final class DebeziumConfig {
     p.setProperty(CREATED_AT_CONVERTER + ".table", table);
     p.setProperty(CREATED_AT_CONVERTER + ".column", c.table().column(OutboxColumn.CREATED_AT));
     // Always null in an INSERT, never read from the stream: one conversion and check less per row.
-    p.setProperty("column.exclude.list", Pattern.quote(table + ".published_at"));
+    // Not beside a user's column.include.list, which Debezium refuses with an exclude list.
+    if (!c.debezium().containsKey("column.include.list")) {
+      p.setProperty("column.exclude.list", Pattern.quote(table + ".published_at"));
+    }
     if (db.dialect() == SqlDialect.POSTGRESQL) {
       postgres(p, c, db);
     } else {

@@ -69,6 +69,20 @@ class CdcConfigTest {
   }
 
   @Test
+  void aColumnIncludeListOfTheUsersReplacesTheExcludeList() {
+    // Debezium refuses a configuration with both lists; this one leaves out a column of the user's.
+    String include =
+        "shop.outbox.(id|aggregatetype|aggregateid|type|payload|headers|traceparent|seq|bucket"
+            + "|created_at)";
+    CdcRelayConfig c = config("jdbc:mariadb://db/shop", Map.of("column.include.list", include));
+    Properties p =
+        DebeziumConfig.of(c, new CdcSql(OutboxTable.defaults(), SqlDialect.MARIADB, false));
+    assertThat(p)
+        .containsEntry("column.include.list", include)
+        .doesNotContainKey("column.exclude.list");
+  }
+
+  @Test
   void badSettingsNameTheKeyAndValue() {
     assertThatThrownBy(() -> CdcRelay.builder().source("jdbc:oracle:thin:@x", "u", "p"))
         .isInstanceOf(OutboxConfigException.class)

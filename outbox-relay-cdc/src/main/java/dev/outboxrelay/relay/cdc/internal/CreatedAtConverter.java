@@ -4,9 +4,7 @@ import io.debezium.spi.converter.CustomConverter;
 import io.debezium.spi.converter.RelationalColumn;
 import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoField;
 import java.time.temporal.TemporalAccessor;
 import java.util.Date;
@@ -47,7 +45,11 @@ public final class CreatedAtConverter implements CustomConverter<SchemaBuilder, 
   /**
    * The raw value as microseconds since the epoch: a binlog row's {@code ZonedDateTime}, a
    * PostgreSQL {@code OffsetDateTime} or {@code Instant}; null for null and for what names no
-   * instant (a column default such as {@code CURRENT_TIMESTAMP}, which rows never carry).
+   * instant: a column default such as {@code CURRENT_TIMESTAMP}, which rows never carry, and a
+   * column without a time zone ({@code DATETIME}, PostgreSQL's {@code timestamp}: a wall-clock time
+   * on the server's clock, not a moment), whose rows the relay then dates at their reading, as it
+   * did before this converter (the tables it creates use {@code timestamp(6)} and {@code
+   * timestamptz}).
    */
   static Long micros(Object raw) {
     Instant at = instant(raw);
@@ -68,9 +70,6 @@ public final class CreatedAtConverter implements CustomConverter<SchemaBuilder, 
     }
     if (raw instanceof TemporalAccessor t && t.isSupported(ChronoField.INSTANT_SECONDS)) {
       return Instant.from(t);
-    }
-    if (raw instanceof LocalDateTime l) { // a DATETIME column: Debezium reads it as UTC too
-      return l.toInstant(ZoneOffset.UTC);
     }
     if (raw instanceof Date d) {
       return d.toInstant();
