@@ -30,7 +30,7 @@ class ArchitectureTest {
   @ArchTest
   static final ArchRule relays = DependencyRules.RELAYS_NEVER_DEPEND_ON_PUBLISHER_IMPLEMENTATIONS;
 
-  @ArchTest static final ArchRule relayState = DependencyRules.RELAY_STATE_DEPENDS_ON_CORE_ONLY;
+  @ArchTest static final ArchRule engine = DependencyRules.ENGINE_DEPENDS_ON_CORE_ONLY;
 
   @ArchTest static final ArchRule publishers = DependencyRules.PUBLISHERS_DEPEND_ON_CORE_ONLY;
 

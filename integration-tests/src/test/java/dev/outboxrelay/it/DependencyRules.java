@@ -15,8 +15,8 @@ import com.tngtech.archunit.lang.CompositeArchRule;
  * package per module, {@link Modules}): outbox-core at the bottom; the writer, the relays, the
  * publishers, consumer-dedup and outbox-micrometer on core only and never on a sibling; the
  * RocketMQ transactional outbox (outbox-rocketmq-transactional) on core, the writer and the
- * RocketMQ publisher only, and none of those on it; the relay state both relays share
- * (outbox-relay-state) on core only, so it belongs to neither; the daemon and the starter the only
+ * RocketMQ publisher only, and none of those on it; the relay engine both relays share
+ * (outbox-relay-engine) on core only, so it belongs to neither; the daemon and the starter the only
  * places that wire concrete pieces together; the test kit and the server launchers out of
  * production code; {@code internal} packages private to their module; no cycles between packages (a
  * package and its own {@code internal} sub-package count as one, {@link PackageSlices}).
@@ -36,7 +36,7 @@ final class DependencyRules {
   static final String DEMO = "dev.outboxrelay.demo..";
   static final String POLLING = "dev.outboxrelay.relay.polling..";
   static final String CDC = "dev.outboxrelay.relay.cdc..";
-  static final String STATE = "dev.outboxrelay.relay.state..";
+  static final String ENGINE = "dev.outboxrelay.relay.engine..";
   static final String KAFKA = "dev.outboxrelay.publisher.kafka..";
   static final String ROCKETMQ = "dev.outboxrelay.publisher.rocketmq..";
   static final String ROCKETMQ_TX = "dev.outboxrelay.rocketmqtx..";
@@ -66,15 +66,15 @@ final class DependencyRules {
           .because("relays talk to brokers only through the Publisher SPI in outbox-core")
           .allowEmptyShould(true);
 
-  static final ArchRule RELAY_STATE_DEPENDS_ON_CORE_ONLY =
+  static final ArchRule ENGINE_DEPENDS_ON_CORE_ONLY =
       noClasses()
           .that()
-          .resideInAPackage(STATE)
+          .resideInAPackage(ENGINE)
           .should()
-          .dependOnClassesThat(resideInAPackage(ROOT).and(resideOutsideOfPackages(CORE, STATE)))
+          .dependOnClassesThat(resideInAPackage(ROOT).and(resideOutsideOfPackages(CORE, ENGINE)))
           .because(
-              "the relay state both relays share (parked keys, discards, leases, retention, the"
-                  + " operator's actions) depends on outbox-core only, so it belongs to neither"
+              "the relay engine both relays share (the per-key delivery machine, parked keys,"
+                  + " retention, the operator's actions) depends on outbox-core only, so it belongs to neither"
                   + " relay")
           .allowEmptyShould(true);
 

@@ -10,9 +10,9 @@ import dev.outboxrelay.benchmarks.archfixture.BenchmarkUsingServerInternals;
 import dev.outboxrelay.dedup.archfixture.DedupThatImportsTheWriter;
 import dev.outboxrelay.publisher.archfixture.FakeKafkaPublisher;
 import dev.outboxrelay.relay.archfixture.RelayThatImportsAPublisher;
+import dev.outboxrelay.relay.engine.OutboxAdmin;
+import dev.outboxrelay.relay.engine.archfixture.EngineThatImportsThePollingRelay;
 import dev.outboxrelay.relay.polling.PollingRelay;
-import dev.outboxrelay.relay.state.OutboxAdmin;
-import dev.outboxrelay.relay.state.archfixture.StateThatImportsThePollingRelay;
 import dev.outboxrelay.rocketmqtx.RocketMqTransactionalOutbox;
 import dev.outboxrelay.rocketmqtx.archfixture.TransactionalOutboxThatImportsARelay;
 import dev.outboxrelay.servers.internal.Ports;
@@ -38,10 +38,10 @@ class DependencyRulesSelfTest {
   void relayStateImportingARelayIsRejected() {
     JavaClasses classes =
         new ClassFileImporter()
-            .importClasses(StateThatImportsThePollingRelay.class, PollingRelay.class);
-    assertThatThrownBy(() -> DependencyRules.RELAY_STATE_DEPENDS_ON_CORE_ONLY.check(classes))
+            .importClasses(EngineThatImportsThePollingRelay.class, PollingRelay.class);
+    assertThatThrownBy(() -> DependencyRules.ENGINE_DEPENDS_ON_CORE_ONLY.check(classes))
         .isInstanceOf(AssertionError.class)
-        .hasMessageContaining("StateThatImportsThePollingRelay")
+        .hasMessageContaining("EngineThatImportsThePollingRelay")
         .hasMessageContaining("relay.polling.PollingRelay");
   }
 
@@ -51,7 +51,7 @@ class DependencyRulesSelfTest {
         new ClassFileImporter()
             .withImportOption(new ImportOption.DoNotIncludeTests())
             .importPackagesOf(OutboxAdmin.class);
-    DependencyRules.RELAY_STATE_DEPENDS_ON_CORE_ONLY.check(classes);
+    DependencyRules.ENGINE_DEPENDS_ON_CORE_ONLY.check(classes);
   }
 
   @Test
@@ -105,7 +105,7 @@ class DependencyRulesSelfTest {
   void aModuleWithoutClassesIsReported() {
     JavaClasses classes = new ClassFileImporter().importPackagesOf(PollingRelay.class);
     assertThat(Modules.missingFrom(classes))
-        .contains("outbox-relay-cdc", "outbox-relay-state", "publishers/rocketmq")
+        .contains("outbox-relay-cdc", "outbox-relay-engine", "publishers/rocketmq")
         .doesNotContain("outbox-relay-polling");
   }
 }

@@ -15,7 +15,7 @@ record Modules(String directory, String rootPackage) {
       List.of(
           new Modules("outbox-core", "dev.outboxrelay.core"),
           new Modules("outbox-writer", "dev.outboxrelay.writer"),
-          new Modules("outbox-relay-state", "dev.outboxrelay.relay.state"),
+          new Modules("outbox-relay-engine", "dev.outboxrelay.relay.engine"),
           new Modules("outbox-relay-polling", "dev.outboxrelay.relay.polling"),
           new Modules("outbox-relay-cdc", "dev.outboxrelay.relay.cdc"),
           new Modules("outbox-micrometer", "dev.outboxrelay.micrometer"),

@@ -15,7 +15,7 @@ import dev.outboxrelay.dedup.DedupStore;
 import dev.outboxrelay.dedup.KafkaDedup;
 import dev.outboxrelay.dedup.MessageIdentity;
 import dev.outboxrelay.dedup.Outcome;
-import dev.outboxrelay.relay.state.OutboxAdmin;
+import dev.outboxrelay.relay.engine.OutboxAdmin;
 import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.servers.KafkaServer;
 import dev.outboxrelay.servers.MariaDbServer;

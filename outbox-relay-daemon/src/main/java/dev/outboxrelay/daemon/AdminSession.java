@@ -3,7 +3,7 @@ package dev.outboxrelay.daemon;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.daemon.config.DaemonConfig;
 import dev.outboxrelay.daemon.config.RelayConfig;
-import dev.outboxrelay.relay.state.OutboxAdmin;
+import dev.outboxrelay.relay.engine.OutboxAdmin;
 
 /**
  * A short-lived connection to one relay's table for the operator commands. Opening it checks the

@@ -2,9 +2,9 @@ package dev.outboxrelay.daemon;
 
 import dev.outboxrelay.daemon.config.DaemonConfig;
 import dev.outboxrelay.daemon.config.RelayConfig;
-import dev.outboxrelay.relay.state.DiscardedMessage;
-import dev.outboxrelay.relay.state.ParkedKey;
-import dev.outboxrelay.relay.state.Retention;
+import dev.outboxrelay.relay.engine.DiscardedMessage;
+import dev.outboxrelay.relay.engine.ParkedKey;
+import dev.outboxrelay.relay.engine.Retention;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -5,7 +5,7 @@ import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.daemon.config.RelayConfig.ReconcileConfig;
 import dev.outboxrelay.micrometer.ReconcileMeters;
-import dev.outboxrelay.relay.state.OutboxAdmin;
+import dev.outboxrelay.relay.engine.OutboxAdmin;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -6,7 +6,7 @@ import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.RowsByKey;
 import dev.outboxrelay.daemon.StartupFailure.Kind;
 import dev.outboxrelay.daemon.config.RelayConfig;
-import dev.outboxrelay.relay.state.StateSql;
+import dev.outboxrelay.relay.engine.StateSql;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -6,7 +6,7 @@ import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.TopicTemplate;
 import dev.outboxrelay.daemon.config.DaemonConfig;
 import dev.outboxrelay.daemon.config.RelayConfig;
-import dev.outboxrelay.relay.state.DiscardedMessage;
+import dev.outboxrelay.relay.engine.DiscardedMessage;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
-import dev.outboxrelay.relay.state.OutboxAdmin;
+import dev.outboxrelay.relay.engine.OutboxAdmin;
 import dev.outboxrelay.servers.PostgresServer;
 import dev.outboxrelay.writer.Outbox;
 import dev.outboxrelay.writer.OutboxSchema;

@@ -11,7 +11,7 @@ import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.daemon.config.ConfigLoader;
 import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.micrometer.ReconcileMeters;
-import dev.outboxrelay.relay.state.OutboxAdmin;
+import dev.outboxrelay.relay.engine.OutboxAdmin;
 import dev.outboxrelay.servers.PostgresServer;
 import dev.outboxrelay.testing.BrokerReader;
 import dev.outboxrelay.testing.ReceivedMessage;

@@ -3,7 +3,7 @@ package dev.outboxrelay.spring;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.dedup.DedupListener;
 import dev.outboxrelay.dedup.DedupStore;
-import dev.outboxrelay.relay.state.OutboxAdmin;
+import dev.outboxrelay.relay.engine.OutboxAdmin;
 import dev.outboxrelay.writer.Outbox;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.function.Supplier;

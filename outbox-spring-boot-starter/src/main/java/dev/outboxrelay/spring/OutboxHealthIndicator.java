@@ -1,7 +1,7 @@
 package dev.outboxrelay.spring;
 
 import dev.outboxrelay.core.RelayState;
-import dev.outboxrelay.relay.state.OutboxAdmin;
+import dev.outboxrelay.relay.engine.OutboxAdmin;
 import java.util.Locale;
 import java.util.Optional;
 import org.springframework.boot.health.contributor.Health;

@@ -1,7 +1,7 @@
 package dev.outboxrelay.spring;
 
 import dev.outboxrelay.micrometer.RelayMeters;
-import dev.outboxrelay.relay.state.OutboxAdmin;
+import dev.outboxrelay.relay.engine.OutboxAdmin;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Locale;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

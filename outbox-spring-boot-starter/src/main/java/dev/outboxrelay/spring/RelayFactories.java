@@ -4,9 +4,9 @@ import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.RelayListener;
+import dev.outboxrelay.relay.engine.Retention;
 import dev.outboxrelay.relay.polling.PollingRelay;
 import dev.outboxrelay.relay.polling.PollingRelayBuilder;
-import dev.outboxrelay.relay.state.Retention;
 import javax.sql.DataSource;
 
 /** Builds the polling relay from properties; the CDC relay is in {@link CdcRelayFactory}. */

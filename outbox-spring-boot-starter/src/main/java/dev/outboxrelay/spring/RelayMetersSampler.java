@@ -2,7 +2,7 @@ package dev.outboxrelay.spring;
 
 import dev.outboxrelay.core.RelayState;
 import dev.outboxrelay.micrometer.RelayMeters;
-import dev.outboxrelay.relay.state.OutboxAdmin;
+import dev.outboxrelay.relay.engine.OutboxAdmin;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;

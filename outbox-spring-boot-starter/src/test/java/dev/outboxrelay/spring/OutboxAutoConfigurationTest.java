@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.dedup.DedupStore;
 import dev.outboxrelay.micrometer.RelayMeters;
-import dev.outboxrelay.relay.state.OutboxAdmin;
+import dev.outboxrelay.relay.engine.OutboxAdmin;
 import dev.outboxrelay.testing.InMemoryPublisher;
 import dev.outboxrelay.writer.Outbox;
 import io.micrometer.core.instrument.binder.MeterBinder;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.outboxrelay.core.OutboxTable;
-import dev.outboxrelay.relay.state.OutboxAdmin;
+import dev.outboxrelay.relay.engine.OutboxAdmin;
 import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.KafkaExtension;
 import java.time.Duration;

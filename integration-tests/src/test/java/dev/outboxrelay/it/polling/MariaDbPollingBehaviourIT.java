@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.outboxrelay.core.OutboxMessage;
-import dev.outboxrelay.relay.state.Retention;
+import dev.outboxrelay.relay.engine.Retention;
 import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.testing.DatabaseExtension;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.RelayState;
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.SqlDialect;
-import dev.outboxrelay.relay.state.DeadLetterSweep;
+import dev.outboxrelay.relay.engine.DeadLetterSweep;
 import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;

@@ -13,7 +13,7 @@ import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.OutboxRows;
 import dev.outboxrelay.core.rows.RowsByKey;
-import dev.outboxrelay.relay.state.StateSql;
+import dev.outboxrelay.relay.engine.StateSql;
 import java.util.Collections;
 
 /**

@@ -7,7 +7,7 @@ import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.core.rows.PublishedRows;
 import dev.outboxrelay.core.rows.RowsByKey;
 import dev.outboxrelay.relay.cdc.internal.PublishedLog;
-import dev.outboxrelay.relay.state.StateSql;
+import dev.outboxrelay.relay.engine.StateSql;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -5,7 +5,7 @@ import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.core.RelaySettings;
-import dev.outboxrelay.relay.state.Retention;
+import dev.outboxrelay.relay.engine.Retention;
 import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;

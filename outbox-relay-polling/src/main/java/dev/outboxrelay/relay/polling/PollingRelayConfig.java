@@ -3,7 +3,7 @@ package dev.outboxrelay.relay.polling;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.RelayListener;
-import dev.outboxrelay.relay.state.Retention;
+import dev.outboxrelay.relay.engine.Retention;
 import io.github.resilience4j.core.IntervalFunction;
 import java.time.Duration;
 import javax.sql.DataSource;

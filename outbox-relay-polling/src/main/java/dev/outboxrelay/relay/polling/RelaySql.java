@@ -7,7 +7,7 @@ import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.OutboxRows;
-import dev.outboxrelay.relay.state.StateSql;
+import dev.outboxrelay.relay.engine.StateSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -6,7 +6,7 @@ import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.core.rows.PublishedRows;
 import dev.outboxrelay.core.rows.RowsByKey;
-import dev.outboxrelay.relay.state.StateSql;
+import dev.outboxrelay.relay.engine.StateSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

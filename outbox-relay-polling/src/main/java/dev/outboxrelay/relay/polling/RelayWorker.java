@@ -2,8 +2,8 @@ package dev.outboxrelay.relay.polling;
 
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.rows.PendingRow;
-import dev.outboxrelay.relay.state.DeadLetterSweep;
-import dev.outboxrelay.relay.state.StateSql;
+import dev.outboxrelay.relay.engine.DeadLetterSweep;
+import dev.outboxrelay.relay.engine.StateSql;
 import io.github.resilience4j.core.IntervalFunction;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * for a lane's batch to be applied before it claims that lane again, so the rule above holds as it
  * did when this thread applied batches itself. With a dead-letter topic, the relay's {@code
  * -dead-letter} thread copies parked keys' messages there through {@link #sweepDeadLetters} ({@link
- * DeadLetterSweep}, outbox-relay-state), for the buckets held at the time (parked keys are never
+ * DeadLetterSweep}, outbox-relay-engine), for the buckets held at the time (parked keys are never
  * claimed, so a copy cannot overtake a batch in flight).
  *
  * <p>A live stream (single claims, with more than one batch in flight allowed and no strict order):

@@ -7,7 +7,7 @@ import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishResult;
 import dev.outboxrelay.core.Publisher;
-import dev.outboxrelay.relay.state.Retention;
+import dev.outboxrelay.relay.engine.Retention;
 import dev.outboxrelay.testing.InMemoryPublisher;
 import java.time.Duration;
 import java.util.List;
