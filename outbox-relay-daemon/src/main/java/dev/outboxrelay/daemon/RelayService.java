@@ -163,7 +163,7 @@ final class RelayService implements AutoCloseable {
               .debeziumProperties(config.debezium())
               .deadLetterTopic(config.publisher().deadLetterTopic().orElse(null))
               .listener(new BothListeners(metrics, health));
-      config.keepPublishedFor().ifPresent(b::keepPublishedFor);
+      b.retention(retention);
       relay = b.build();
     }
   }

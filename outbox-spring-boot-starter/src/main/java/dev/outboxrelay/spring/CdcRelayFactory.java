@@ -7,6 +7,7 @@ import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.cdc.CdcRelayBuilder;
+import dev.outboxrelay.relay.engine.Retention;
 import javax.sql.DataSource;
 import org.springframework.core.env.Environment;
 
@@ -60,7 +61,7 @@ final class CdcRelayFactory {
       b.pollInterval(p.getPollInterval());
     }
     if (p.getKeepFor() != null) {
-      b.keepPublishedFor(p.getKeepFor());
+      b.retention(Retention.keepFor(p.getKeepFor()));
     }
     return b.build();
   }

@@ -15,6 +15,7 @@ import dev.outboxrelay.relay.cdc.CdcPositionLostException;
 import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.cdc.CdcRelayBuilder;
 import dev.outboxrelay.relay.cdc.CdcStartException;
+import dev.outboxrelay.relay.engine.Retention;
 import dev.outboxrelay.testing.DeliveryCheck;
 import dev.outboxrelay.testing.FaultyPublisher;
 import dev.outboxrelay.testing.Workload;
@@ -502,7 +503,7 @@ abstract class CdcBehaviour extends KafkaDbFixture {
 
   @Test
   void keptRowsAreMarkedThenPurgedAfterTheWindow() throws Exception {
-    started(relay().keepPublishedFor(Duration.ofSeconds(8)));
+    started(relay().retention(Retention.keepFor(Duration.ofSeconds(8))));
     commit("kept", 3);
     await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("kept").size() == 3);
     await()
@@ -522,7 +523,7 @@ abstract class CdcBehaviour extends KafkaDbFixture {
     Map<UUID, Instant> created = new ConcurrentHashMap<>();
     started(
         relay()
-            .keepPublishedFor(Duration.ofMinutes(10))
+            .retention(Retention.keepFor(Duration.ofMinutes(10)))
             .listener(
                 new RelayListener() {
                   @Override

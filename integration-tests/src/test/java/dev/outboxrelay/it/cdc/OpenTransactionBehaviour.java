@@ -7,6 +7,7 @@ import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.it.KafkaDbFixture;
 import dev.outboxrelay.relay.cdc.CdcRelay;
 import dev.outboxrelay.relay.cdc.CdcRelayBuilder;
+import dev.outboxrelay.relay.engine.Retention;
 import dev.outboxrelay.testing.DeliveryCheck;
 import dev.outboxrelay.writer.Outbox;
 import java.sql.Connection;
@@ -94,7 +95,7 @@ abstract class OpenTransactionBehaviour extends KafkaDbFixture {
   }
 
   /**
-   * Kept rows ({@code keepPublishedFor}) are purged while A is open. The purge was one {@code
+   * Kept rows ({@code retention(Retention.keepFor(...))}) are purged while A is open. The purge was one {@code
    * DELETE} by {@code published_at}: a locking scan that waited for A while it held the relay's
    * batch lock, so the stream stood still too. One row per transaction, so that only the purge can
    * wait (an id list of one is a constant lookup).
@@ -102,7 +103,7 @@ abstract class OpenTransactionBehaviour extends KafkaDbFixture {
   @Test
   void keptRowsArePurgedBesideAnOpenTransactionWithoutHoldingUpTheStream() throws Exception {
     Duration window = Duration.ofSeconds(1);
-    started(b -> b.keepPublishedFor(window));
+    started(b -> b.retention(Retention.keepFor(window)));
     List<OutboxMessage> kept = messages("kept", 1, 1);
     List<OutboxMessage> after = messages("after", 1, 1);
     besideAnOpenTransaction(

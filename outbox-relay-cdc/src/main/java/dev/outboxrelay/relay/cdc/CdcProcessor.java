@@ -5,9 +5,16 @@ import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.relay.cdc.internal.PublishedLog;
+import dev.outboxrelay.relay.engine.KeyBackoffs;
+import dev.outboxrelay.relay.engine.KeyDelivery;
+import dev.outboxrelay.relay.engine.KeyHolds;
+import dev.outboxrelay.relay.engine.PublishOutcome;
+import dev.outboxrelay.relay.engine.Purge;
+import dev.outboxrelay.relay.engine.Retry;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,15 +27,8 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 import org.apache.kafka.connect.data.Struct;
@@ -45,13 +45,16 @@ import org.slf4j.LoggerFactory;
  */
 final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
   private static final Logger log = LoggerFactory.getLogger(CdcProcessor.class);
+  private static final Duration VISIBILITY_WARNING = Duration.ofSeconds(10);
 
   private final CdcRelayConfig config;
   private final CdcStore store;
   private final OutboxEvents events;
   private final KeyHolds holds;
   private final Publishing publishing;
-  private final Retention retention;
+  private final LoggedMarks marks;
+  private final Retry retry;
+  private final Purge purge;
   private final PublishedLog published;
   private final Properties engineProperties;
   private final ReentrantLock lock = new ReentrantLock();
@@ -63,12 +66,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   // Keys drained from the table, and the last sequence read: see drainedBefore.
   private final Map<String, Long> drainedThrough = new HashMap<>();
   private final CountDownLatch established = new CountDownLatch(1);
-  private long nextPurgeNanos;
-  // The durable write of the last published batch: its position with its published log, or in the
-  // catch-up its log alone. On a thread of its own, so that it overlaps the next batch's publishing
-  // and acknowledgements; one at a time, the next batch's write waits for it. Under the lock.
-  private final ExecutorService writes;
-  private Future<?> writing;
+  private final PositionWrites writes;
   private int caughtUpRows; // outbox rows in the last batch catchUp(...) handled
 
   /** {@code debezium}: the engine's effective settings ({@link DebeziumConfig#of}). */
@@ -76,19 +74,16 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     this.config = config;
     this.store = store;
     this.events = new OutboxEvents(config.table());
-    this.holds = new KeyHolds(config.backoff());
+    this.holds = new KeyHolds(new KeyBackoffs(config.backoff(), config.ticker()));
     this.published = store.newPublishedLog();
     this.publishing = new Publishing(config, store, published, holds, () -> running);
-    this.retention = new Retention(config.name(), store, published);
+    this.marks =
+        new LoggedMarks(config.name(), store, published, config.ticker(), Clock.systemUTC());
+    this.retry = new Retry(config.name(), config.backoff(), this::pause);
+    this.purge = new Purge(config.retention(), store::purge, config.ticker());
     this.stopDrain = new StopDrain(debezium);
     this.silence = new EngineSilence(debezium, config.source().dialect() != SqlDialect.POSTGRESQL);
-    this.writes =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, config.name() + "-position");
-              t.setDaemon(true);
-              return t;
-            });
+    this.writes = new PositionWrites(config.name());
     this.engineProperties = new Properties();
     engineProperties.putAll(debezium);
     engineProperties.setProperty(PublishedLog.TOKEN_PROPERTY, published.token());
@@ -104,18 +99,13 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
 
   /** The relay stopped: the offset store no longer finds the log. */
   void close() {
-    writes.shutdown();
-    try {
-      writes.awaitTermination(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    writes.close();
     published.close();
   }
 
   /** As a killed process: a write in progress is interrupted, none starts. */
   void abort() {
-    writes.shutdownNow();
+    writes.abort();
   }
 
   @Override
@@ -163,7 +153,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       from = catchUp(records);
       if (from < 0) {
         // A catch-up of a backlog is the stream at its busiest: retention yields to it too.
-        retention.streamed(newestChange(records), caughtUpRows);
+        marks.streamed(newestChange(records), caughtUpRows);
         // Before the fence no position is stored: nothing of the batch is marked, so the
         // committer would write nothing (and waiting for it would wait for the log's write).
         return;
@@ -188,8 +178,8 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     }
     awaitVisible(txids);
     publishUntilDone(rows, toCheck);
-    retention.streamed(newestChange(records), rows.size());
-    write(
+    marks.streamed(newestChange(records), rows.size());
+    writes.write(
         () -> {
           for (RecordChangeEvent<SourceRecord> r : records) {
             committer.markProcessed(r);
@@ -208,82 +198,10 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     return changed;
   }
 
-  /** A step of the durable write: the engine's committer, or the store. */
-  private interface WriteStep {
-    void run() throws InterruptedException;
-  }
-
-  /**
-   * Starts the durable write of the batch just acknowledged, once the one before it has ended (its
-   * failure is thrown here). So at most two batches are published and not yet written: the one
-   * whose write is in progress and the next; that is the bound on duplicates after a kill.
-   */
-  private void write(WriteStep step) throws InterruptedException {
-    awaitWrite();
-    Callable<Void> task =
-        () -> {
-          step.run();
-          return null;
-        };
-    try {
-      writing = writes.submit(task);
-    } catch (RejectedExecutionException e) {
-      throw new RelayStopping(config.name()); // aborted: nothing more is written
-    }
-  }
-
-  /** Waits for the write in progress, if any; throws its failure. */
-  private void awaitWrite() throws InterruptedException {
-    Future<?> w = writing;
-    if (w == null) {
-      return;
-    }
-    try {
-      w.get();
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException r) {
-        throw r;
-      }
-      if (cause instanceof InterruptedException) {
-        throw new RelayStopping(config.name());
-      }
-      throw new IllegalStateException(cause);
-    } finally {
-      if (w.isDone()) {
-        writing = null;
-      }
-    }
-  }
-
-  /**
-   * Waits at most {@code nanos} for the write in progress; a failure is logged, not thrown (the
-   * engine that made it is stopping or restarting, or a key's drain waits for it: what the write
-   * did not take stays in the published log, which the drain writes first). Returns false on
-   * timeout.
-   */
-  private boolean settleWrite(long nanos) throws InterruptedException {
-    Future<?> w = writing;
-    if (w == null) {
-      return true;
-    }
-    try {
-      w.get(nanos, TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      return false;
-    } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof InterruptedException)) { // stopping: nothing failed
-        log.warn("{} - a position write failed: {}", config.name(), e.getCause().toString());
-      }
-    }
-    writing = null;
-    return true;
-  }
-
   /**
    * The published batches the position's save did not take (a failed flush, a user's offset store):
    * logged now, before the next position can be stored without them. If this fails too, they go
-   * with the next save, or with the next {@link Retention#flush}.
+   * with the next save, or with the next {@link LoggedMarks#flush}.
    */
   private void logLeftovers() {
     if (published.isEmpty()) {
@@ -340,27 +258,23 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
    */
   private void awaitVisible(Collection<Long> txids) throws InterruptedException {
     Collection<Long> waiting = txids;
-    long since = System.nanoTime();
+    long since = config.ticker().read();
     boolean warned = false;
-    int attempt = 0;
     while (!waiting.isEmpty()) {
-      try {
-        waiting = store.invisibleTxids(waiting);
-        if (waiting.isEmpty()) {
-          return;
-        }
-        if (!warned && System.nanoTime() - since > Duration.ofSeconds(10).toNanos()) {
-          warned = true;
-          log.warn(
-              "{} - {} committed transactions still not visible after 10 s; waiting",
-              config.name(),
-              waiting.size());
-        }
-        pause(Duration.ofMillis(5));
-      } catch (SQLException e) {
-        log.warn("{} - visibility check failed, retrying: {}", config.name(), e.getMessage());
-        pause(Duration.ofMillis(config.backoff().apply(++attempt)));
+      Collection<Long> asked = waiting;
+      waiting = retry.untilDone("visibility check", () -> store.invisibleTxids(asked));
+      if (waiting.isEmpty()) {
+        return;
       }
+      if (!warned && config.ticker().read() - since > VISIBILITY_WARNING.toNanos()) {
+        warned = true;
+        log.warn(
+            "{} - {} committed transactions still not visible after {}; waiting",
+            config.name(),
+            waiting.size(),
+            VISIBILITY_WARNING);
+      }
+      pause(Duration.ofMillis(5));
     }
   }
 
@@ -373,7 +287,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     int attempt = 0;
     Set<UUID> check = toCheck;
     while (!rows.isEmpty()) {
-      Duration delay = Duration.ofMillis(config.backoff().apply(++attempt));
+      Duration delay = retry.delay(++attempt);
       try {
         if (!check.isEmpty()) {
           Set<UUID> asked = check;
@@ -385,7 +299,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
                   .filter(r -> !asked.contains(r.id()) || pending.contains(r.id()))
                   .toList();
         }
-        if (publishing.publish(rows, true) == Publishing.Outcome.PROGRESS) {
+        if (publishing.publish(rows, true).outcome() == PublishOutcome.PROGRESS) {
           return;
         }
         check = rows.stream().map(PendingRow::id).collect(Collectors.toSet());
@@ -433,7 +347,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       for (String key : holds.due()) {
         drain(key);
       }
-      purge();
+      purge.runIfDue();
     } catch (SQLException e) {
       log.warn("{} - maintenance failed, retrying: {}", config.name(), e.getMessage());
     } finally {
@@ -449,9 +363,9 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private int catchUp(List<RecordChangeEvent<SourceRecord>> records) throws InterruptedException {
     if (!catchUp.fenced()) {
       try {
-        settleWrite(Long.MAX_VALUE); // an earlier run's last write, before the table is read
+        writes.settle(Long.MAX_VALUE); // an earlier run's last write, before the table is read
         holds.parked(store.parkedKeys());
-        retention.flush(); // rows published and logged (by this relay, or one before it) are done
+        marks.flush(); // rows published and logged (by this relay, or one before it) are done
         CatchUp.Pending pending = store.pendingSeqs();
         UUID fence = UUID.randomUUID();
         store.writeFence(fence, config.name());
@@ -497,19 +411,18 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
    */
   private void publishLogged(List<PendingRow> rows) throws InterruptedException {
     publishUntilDone(rows, Set.of());
-    write(this::writeLog);
+    writes.write(this::writeLog);
   }
 
   /** On the write thread: the published log, retried while the database fails. */
   private void writeLog() throws InterruptedException {
-    int attempt = 0;
     while (!published.isEmpty()) {
-      try {
-        store.writeLog(published);
-      } catch (SQLException e) {
-        log.warn("{} - published log not written, retrying: {}", config.name(), e.getMessage());
-        pause(Duration.ofMillis(config.backoff().apply(++attempt)));
-      }
+      retry.untilDone(
+          "published log write",
+          () -> {
+            store.writeLog(published);
+            return null;
+          });
     }
   }
 
@@ -557,25 +470,16 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private void publishSeqs(long[] seqs) throws InterruptedException {
     for (int from = 0; from < seqs.length; from += config.batchSize()) {
       int to = Math.min(seqs.length, from + config.batchSize());
-      int attempt = 0;
-      List<PendingRow> rows = null;
-      while (rows == null) {
-        try {
-          rows = store.pendingBySeq(seqs, from, to);
-        } catch (SQLException e) {
-          log.warn("{} - catch-up read failed, retrying: {}", config.name(), e.getMessage());
-          pause(Duration.ofMillis(config.backoff().apply(++attempt)));
-        }
-      }
-      publishLogged(rows);
+      int first = from;
+      publishLogged(retry.untilDone("catch-up read", () -> store.pendingBySeq(seqs, first, to)));
     }
   }
 
   private void drain(String key) throws SQLException, InterruptedException {
     holds.draining(key);
     while (running) {
-      settleWrite(Long.MAX_VALUE); // a logged batch still being written would read as pending
-      retention.flush(); // the key's rows published from the stream must not read as pending
+      writes.settle(Long.MAX_VALUE); // a logged batch still being written would read as pending
+      marks.flush(); // the key's rows published from the stream must not read as pending
       List<PendingRow> rows = store.pendingOfKey(key, config.batchSize());
       if (rows.isEmpty()) {
         holds.drained(key);
@@ -587,28 +491,17 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
           .mapToLong(m -> m.sequence().getAsLong())
           .max()
           .ifPresent(seq -> drainedThrough.merge(key, seq, Math::max));
-      if (publishing.publish(rows, false) == Publishing.Outcome.OUTAGE) {
-        Duration delay = holds.block(key);
-        publishing.retrying(holds.attempts(key), delay);
+      KeyDelivery.Applied applied = publishing.publish(rows, false);
+      if (applied.outcome() == PublishOutcome.OUTAGE) {
+        KeyBackoffs.Attempt attempt = holds.backoffs().failed(key);
+        publishing.retrying(attempt.number(), attempt.delay());
       }
-      if (holds.isHeld(key) || holds.isParked(key)) {
+      if (applied.stopped().contains(key) || holds.isParked(key)) {
         holds.drainFailed();
         return;
       }
     }
     holds.drainFailed();
-  }
-
-  private void purge() throws SQLException {
-    if (!config.keepRows() || System.nanoTime() - nextPurgeNanos < 0) {
-      return;
-    }
-    while (store.purge(config.keepPublishedFor(), 1000) == 1000) {
-      // bounded batches
-    }
-    nextPurgeNanos =
-        System.nanoTime()
-            + Math.min(Duration.ofSeconds(30).toNanos(), config.keepPublishedFor().toNanos());
   }
 
   /**
@@ -682,7 +575,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       return false;
     }
     try {
-      if (!settleWrite(max.toNanos() - (System.nanoTime() - start))) {
+      if (!writes.settle(max.toNanos() - (System.nanoTime() - start))) {
         return false;
       }
     } finally {
@@ -693,8 +586,8 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   }
 
   /** Marks published stream rows done; the relay runs it on a thread of its own. */
-  Retention retention() {
-    return retention;
+  LoggedMarks marks() {
+    return marks;
   }
 
   StopDrain stopDrain() {

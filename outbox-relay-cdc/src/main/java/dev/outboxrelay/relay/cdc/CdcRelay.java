@@ -214,7 +214,7 @@ public final class CdcRelay implements Relay {
     maintenance.scheduleWithFixedDelay(this::maintain, 200, 200, TimeUnit.MILLISECONDS);
     maintenance.scheduleWithFixedDelay(this::drainDue, 20, 20, TimeUnit.MILLISECONDS);
     retention = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "-retention"));
-    retention.scheduleWithFixedDelay(processor.retention()::run, 50, 50, TimeUnit.MILLISECONDS);
+    retention.scheduleWithFixedDelay(processor.marks()::run, 50, 50, TimeUnit.MILLISECONDS);
     startDeadLetters();
     if (!awaitEstablished()) {
       return;
@@ -247,7 +247,8 @@ public final class CdcRelay implements Relay {
                         c.setTransactionIsolation(java.sql.Connection.TRANSACTION_READ_COMMITTED);
                         return c;
                       },
-                      sql.state);
+                      sql.state,
+                      config.ticker());
               deadLetters =
                   Executors.newSingleThreadScheduledExecutor(r -> thread(r, "-dead-letters"));
               deadLetters.scheduleWithFixedDelay(
@@ -480,7 +481,7 @@ public final class CdcRelay implements Relay {
   /** At a clean stop, the published rows still in the log are marked now, not at the next start. */
   private void retainLogged() {
     try {
-      processor.retention().flush();
+      processor.marks().flush();
     } catch (SQLException e) {
       log.warn(
           "{} - published rows not yet marked at the stop; the next start marks them: {}",

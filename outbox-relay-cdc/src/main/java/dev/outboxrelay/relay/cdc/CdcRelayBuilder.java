@@ -5,6 +5,8 @@ import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.core.RelaySettings;
+import dev.outboxrelay.relay.engine.Retention;
+import dev.outboxrelay.relay.engine.Ticker;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -23,7 +25,7 @@ public final class CdcRelayBuilder {
   private DataSource dataSource;
   private Publisher publisher;
   private OutboxTable table = OutboxTable.defaults();
-  private Duration keepPublishedFor;
+  private Retention retention = Retention.deleteImmediately();
   private int batchSize = CdcSettings.BATCH_SIZE.defaultValue();
   private Duration pollInterval = CdcSettings.POLL_INTERVAL.defaultValue();
   private Duration publishTimeout = CdcSettings.PUBLISH_TIMEOUT.defaultValue();
@@ -32,6 +34,7 @@ public final class CdcRelayBuilder {
   private final Properties debezium = new Properties();
   private String deadLetterTopic = CdcSettings.DEAD_LETTER_TOPIC.defaultValue();
   private RelayListener listener = new RelayListener() {};
+  private Ticker ticker = Ticker.system();
 
   CdcRelayBuilder() {}
 
@@ -75,11 +78,31 @@ public final class CdcRelayBuilder {
   }
 
   /**
-   * Keep published rows (published_at set) for a replay window. Default: delete right after
-   * capture.
+   * What happens to a published row: deleted, or kept for a replay window ({@link
+   * Retention#keepFor}, {@code published_at} set) and then purged. The same type as the polling
+   * relay's. Default: {@link Retention#deleteImmediately()}.
    */
+  public CdcRelayBuilder retention(Retention retention) {
+    this.retention = Objects.requireNonNull(retention, "retention");
+    return this;
+  }
+
+  /**
+   * Keep published rows for a replay window: {@code retention(Retention.keepFor(window))}.
+   *
+   * @deprecated use {@link #retention(Retention)}, the polling relay's spelling
+   */
+  @Deprecated
   public CdcRelayBuilder keepPublishedFor(Duration window) {
-    this.keepPublishedFor = CdcSettings.KEEP_PUBLISHED_FOR.check(window);
+    return retention(Retention.keepFor(CdcSettings.KEEP_PUBLISHED_FOR.check(window)));
+  }
+
+  /**
+   * The clock the relay measures its time windows with (key backoffs, purge intervals, the
+   * retention's yield to a busy stream); tests drive their own. Default: {@link Ticker#system()}.
+   */
+  public CdcRelayBuilder ticker(Ticker ticker) {
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
     return this;
   }
 
@@ -166,7 +189,7 @@ public final class CdcRelayBuilder {
             dataSource,
             publisher,
             table,
-            keepPublishedFor,
+            retention,
             batchSize,
             pollInterval,
             publishTimeout,
@@ -174,7 +197,8 @@ public final class CdcRelayBuilder {
             backoffMax,
             debezium,
             java.util.Optional.ofNullable(deadLetterTopic),
-            listener));
+            listener,
+            ticker));
   }
 
   private void checkDebeziumBatching() {

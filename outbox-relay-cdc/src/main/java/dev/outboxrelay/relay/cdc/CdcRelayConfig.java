@@ -3,6 +3,9 @@ package dev.outboxrelay.relay.cdc;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.RelayListener;
+import dev.outboxrelay.relay.engine.KeyBackoffs;
+import dev.outboxrelay.relay.engine.Retention;
+import dev.outboxrelay.relay.engine.Ticker;
 import io.github.resilience4j.core.IntervalFunction;
 import java.time.Duration;
 import java.util.Locale;
@@ -18,7 +21,7 @@ record CdcRelayConfig(
     DataSource dataSource,
     Publisher publisher,
     OutboxTable table,
-    Duration keepPublishedFor,
+    Retention retention,
     int batchSize,
     Duration pollInterval,
     Duration publishTimeout,
@@ -26,14 +29,15 @@ record CdcRelayConfig(
     Duration backoffMax,
     Properties debezium,
     java.util.Optional<String> deadLetterTopic,
-    RelayListener listener) {
+    RelayListener listener,
+    Ticker ticker) {
 
   SourceDatabase source() {
     return SourceDatabase.parse(jdbcUrl);
   }
 
   boolean keepRows() {
-    return keepPublishedFor != null;
+    return retention.keepsRows();
   }
 
   /** The name as a PostgreSQL slot / topic prefix: lower case letters, digits, underscores. */
@@ -42,7 +46,6 @@ record CdcRelayConfig(
   }
 
   IntervalFunction backoff() {
-    return IntervalFunction.ofExponentialRandomBackoff(
-        backoffInitial.toMillis(), 2.0, 0.5, backoffMax.toMillis());
+    return KeyBackoffs.exponential(backoffInitial, backoffMax);
   }
 }

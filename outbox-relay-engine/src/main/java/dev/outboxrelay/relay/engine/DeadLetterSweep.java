@@ -8,10 +8,8 @@ import dev.outboxrelay.relay.engine.DeadLetters.Due;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -50,21 +48,23 @@ public final class DeadLetterSweep {
       Function<Integer, Long> backoffMillis,
       RelayListener listener) {}
 
-  private record Backoff(int attempts, long dueNanos) {}
-
   private final Settings s;
   private final Connections connections;
   private final StateSql sql;
-  private final Map<String, Backoff> failing = new HashMap<>();
+  private final Ticker ticker;
+  private final KeyBackoffs failing;
   private final Set<String> unreadable = new HashSet<>();
-  private long nextNanos = System.nanoTime();
+  private long nextNanos;
   private Due cursor; // where the next round starts reading; null: from the oldest parking
   private volatile boolean forget;
 
-  public DeadLetterSweep(Settings settings, Connections connections, StateSql sql) {
+  public DeadLetterSweep(Settings settings, Connections connections, StateSql sql, Ticker ticker) {
     this.s = settings;
     this.connections = connections;
     this.sql = sql;
+    this.ticker = ticker;
+    this.failing = new KeyBackoffs(settings.backoffMillis(), ticker);
+    this.nextNanos = ticker.read();
   }
 
   /** Copies what is due for these buckets (empty: every bucket), if a round is due. */
@@ -74,7 +74,7 @@ public final class DeadLetterSweep {
       failing.clear();
       cursor = null;
     }
-    long now = System.nanoTime();
+    long now = ticker.read();
     if (now - nextNanos < 0) {
       return;
     }
@@ -91,8 +91,7 @@ public final class DeadLetterSweep {
       cursor = due.size() < LIMIT ? null : due.get(due.size() - 1);
       Due before = start;
       for (Due d : due) {
-        Backoff b = failing.get(d.row().aggregateId());
-        if ((b == null || now - b.dueNanos >= 0) && !copy(d)) {
+        if (failing.isDue(d.row().aggregateId()) && !copy(d)) {
           cursor = before;
           return;
         }
@@ -116,7 +115,7 @@ public final class DeadLetterSweep {
     }
     PublishResult r = DeadLetters.send(s.publisher(), s.topic(), due, s.publishTimeout());
     if (r.isAcknowledged()) {
-      failing.remove(key);
+      failing.succeeded(key);
       if (record(due)) {
         log.info(
             "{} - parked message {} of key {} copied to dead-letter topic {}",
@@ -124,17 +123,19 @@ public final class DeadLetterSweep {
             due.row().id(),
             key,
             s.topic());
-        safely(() -> s.listener().onDeadLettered(key, r.message(), s.topic()));
+        Listeners.safely(
+            s.relayName(), () -> s.listener().onDeadLettered(key, r.message(), s.topic()));
       }
       return true;
     }
     PublishException failure = r.failure().orElseThrow();
-    Backoff before = failing.get(key);
-    int attempt = before == null ? 1 : before.attempts() + 1;
-    Duration delay = Duration.ofMillis(s.backoffMillis().apply(attempt));
-    long due2 = System.nanoTime() + delay.toNanos();
-    failing.put(key, new Backoff(attempt, due2));
-    nextNanos = Math.min(nextNanos, due2); // retry when due
+    KeyBackoffs.Attempt failed = failing.failed(key);
+    int attempt = failed.number();
+    Duration delay = failed.delay();
+    long retryAt = ticker.read() + delay.toNanos();
+    if (retryAt - nextNanos < 0) {
+      nextNanos = retryAt; // retry when due
+    }
     log.warn(
         "{} - dead-letter copy of message {} of key {} failed (attempt {}), retrying in ~{} ms: {}",
         s.relayName(),
@@ -143,7 +144,8 @@ public final class DeadLetterSweep {
         attempt,
         delay.toMillis(),
         failure.getMessage());
-    safely(() -> s.listener().onDeadLetterFailed(key, failure, attempt, delay));
+    Listeners.safely(
+        s.relayName(), () -> s.listener().onDeadLetterFailed(key, failure, attempt, delay));
     return !failure.isRetriable();
   }
 
@@ -169,13 +171,5 @@ public final class DeadLetterSweep {
    */
   public void forgetBackoff() {
     forget = true;
-  }
-
-  private static void safely(Runnable callback) {
-    try {
-      callback.run();
-    } catch (RuntimeException e) {
-      log.warn("Relay listener threw {}", e.toString());
-    }
   }
 }

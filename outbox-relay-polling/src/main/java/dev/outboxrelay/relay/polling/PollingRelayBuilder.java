@@ -6,6 +6,7 @@ import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.core.RelaySettings;
 import dev.outboxrelay.relay.engine.Retention;
+import dev.outboxrelay.relay.engine.Ticker;
 import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;
@@ -31,6 +32,7 @@ public final class PollingRelayBuilder {
   private boolean listenNotify = PollingSettings.LISTEN_NOTIFY.defaultValue();
   private String deadLetterTopic = PollingSettings.DEAD_LETTER_TOPIC.defaultValue();
   private RelayListener listener = new RelayListener() {};
+  private Ticker ticker = Ticker.system();
 
   PollingRelayBuilder() {}
 
@@ -153,6 +155,15 @@ public final class PollingRelayBuilder {
   }
 
   /**
+   * The clock the relay measures its time windows with (key backoffs, purge intervals); tests drive
+   * their own. Default: {@link Ticker#system()}.
+   */
+  public PollingRelayBuilder ticker(Ticker ticker) {
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    return this;
+  }
+
+  /**
    * Builds the relay (not started).
    *
    * @throws OutboxConfigException if the data source or publisher is missing, or the backoff bounds
@@ -187,6 +198,7 @@ public final class PollingRelayBuilder {
             strictOrder,
             listenNotify,
             java.util.Optional.ofNullable(deadLetterTopic),
-            listener));
+            listener,
+            ticker));
   }
 }

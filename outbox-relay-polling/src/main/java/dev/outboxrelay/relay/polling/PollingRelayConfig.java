@@ -3,7 +3,9 @@ package dev.outboxrelay.relay.polling;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.RelayListener;
+import dev.outboxrelay.relay.engine.KeyBackoffs;
 import dev.outboxrelay.relay.engine.Retention;
+import dev.outboxrelay.relay.engine.Ticker;
 import io.github.resilience4j.core.IntervalFunction;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -25,11 +27,11 @@ record PollingRelayConfig(
     boolean strictOrder,
     boolean listenNotify,
     java.util.Optional<String> deadLetterTopic,
-    RelayListener listener) {
+    RelayListener listener,
+    Ticker ticker) {
 
   /** Exponential backoff with jitter (factor 2, randomisation 0.5), bounded by backoffMax. */
   IntervalFunction backoff() {
-    return IntervalFunction.ofExponentialRandomBackoff(
-        backoffInitial.toMillis(), 2.0, 0.5, backoffMax.toMillis());
+    return KeyBackoffs.exponential(backoffInitial, backoffMax);
   }
 }

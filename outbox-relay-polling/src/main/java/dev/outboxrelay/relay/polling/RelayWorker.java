@@ -3,6 +3,9 @@ package dev.outboxrelay.relay.polling;
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.relay.engine.DeadLetterSweep;
+import dev.outboxrelay.relay.engine.Listeners;
+import dev.outboxrelay.relay.engine.PublishOutcome;
+import dev.outboxrelay.relay.engine.Purge;
 import dev.outboxrelay.relay.engine.StateSql;
 import io.github.resilience4j.core.IntervalFunction;
 import java.sql.SQLException;
@@ -89,7 +92,7 @@ final class RelayWorker implements Runnable {
   private int outageAttempts;
 
   /** Per lane, its batch in flight being applied on {@link #applier} (null if none). */
-  private final List<Future<BatchPublisher.Outcome>> inFlight;
+  private final List<Future<PublishOutcome>> inFlight;
 
   /** Applies sent batches, one at a time, in the order sent (the {@code -apply} thread). */
   private final ExecutorService applier;
@@ -103,7 +106,7 @@ final class RelayWorker implements Runnable {
   private int shortClaims;
 
   private long nextRebalanceNanos;
-  private long nextPurgeNanos;
+  private final Purge purge;
 
   RelayWorker(
       PollingRelayConfig config,
@@ -133,7 +136,8 @@ final class RelayWorker implements Runnable {
                             outageBackoff,
                             config.listener()),
                         () -> RelaySql.relayConnection(config.dataSource()),
-                        state))
+                        state,
+                        config.ticker()))
             .orElse(null);
     // Strict order publishes one sequence prefix at a time: one lane.
     int lanes = config.strictOrder() ? 1 : config.inFlightBatches();
@@ -141,6 +145,7 @@ final class RelayWorker implements Runnable {
     // One batch in flight is the sequential loop (claim, publish, mark), as documented.
     this.deferMarks = lanes > 1;
     this.applier = Executors.newSingleThreadExecutor(applyThread);
+    this.purge = new Purge(config.retention(), store::purgePublished, config.ticker());
   }
 
   @Override
@@ -221,14 +226,7 @@ final class RelayWorker implements Runnable {
         config.listener().onLeasesChanged(leases.usable());
       }
     }
-    if (config.retention().keepsRows() && now - nextPurgeNanos >= 0) {
-      Duration window = config.retention().window().orElseThrow();
-      int deleted;
-      do { // bounded batches, so no statement holds many locks for long
-        deleted = store.purgePublished(window, 1000);
-      } while (deleted == 1000);
-      nextPurgeNanos = now + Math.min(Duration.ofSeconds(30).toNanos(), window.toNanos());
-    }
+    purge.runIfDue();
     int lane = nextLane;
     nextLane = (lane + 1) % active;
     // The lane's previous batch is applied before its buckets are claimed again (with one lane:
@@ -352,12 +350,12 @@ final class RelayWorker implements Runnable {
    * acknowledged, nothing rejected in any of them).
    */
   private Duration finishAll() throws SQLException, InterruptedException {
-    BatchPublisher.Outcome combined = null;
+    PublishOutcome combined = null;
     SQLException failed = null;
     for (int lane = 0; lane < inFlight.size(); lane++) {
       try { // every lane is applied (or dropped, to be claimed again) even if one fails
-        BatchPublisher.Outcome outcome = apply(lane);
-        if (combined != BatchPublisher.Outcome.PROGRESS && outcome != null) {
+        PublishOutcome outcome = apply(lane);
+        if (combined != PublishOutcome.PROGRESS && outcome != null) {
           combined = outcome;
         }
       } catch (SQLException e) {
@@ -376,13 +374,13 @@ final class RelayWorker implements Runnable {
   }
 
   /** Waits for the lane's batch in flight to be applied; null if it has none. */
-  private BatchPublisher.Outcome apply(int lane) throws SQLException, InterruptedException {
-    Future<BatchPublisher.Outcome> applying = inFlight.get(lane);
+  private PublishOutcome apply(int lane) throws SQLException, InterruptedException {
+    Future<PublishOutcome> applying = inFlight.get(lane);
     if (applying == null) {
       return null;
     }
     try {
-      BatchPublisher.Outcome outcome = applying.get();
+      PublishOutcome outcome = applying.get();
       inFlight.set(lane, null);
       return outcome;
     } catch (ExecutionException e) {
@@ -405,9 +403,9 @@ final class RelayWorker implements Runnable {
    * Null unless the broker looks down, then the relay's backoff; progress resets the backoff, no
    * batch (null) leaves it as it is.
    */
-  private Duration outcome(BatchPublisher.Outcome outcome) {
-    if (outcome != BatchPublisher.Outcome.ALL_FAILED_RETRIABLE) {
-      if (outcome == BatchPublisher.Outcome.PROGRESS) {
+  private Duration outcome(PublishOutcome outcome) {
+    if (outcome != PublishOutcome.OUTAGE) {
+      if (outcome == PublishOutcome.PROGRESS) {
         outageAttempts = 0;
       }
       return null;
@@ -426,7 +424,7 @@ final class RelayWorker implements Runnable {
     Duration delay = Duration.ofMillis(outageBackoff.apply(++outageAttempts));
     log.warn("{} - {}; retrying in {} ms", config.name(), e.toString(), delay.toMillis());
     failure = Secrets.maskText(e.toString());
-    safely(() -> config.listener().onError(e, delay));
+    Listeners.safely(config.name(), () -> config.listener().onError(e, delay));
     leases.invalidate();
     nextRebalanceNanos = System.nanoTime();
     try {
@@ -490,13 +488,5 @@ final class RelayWorker implements Runnable {
     long nanos =
         Math.min(config.pollInterval().toNanos(), Math.min(untilRetryNanos, untilRebalance));
     return Duration.ofNanos(Math.max(nanos, 1_000_000));
-  }
-
-  static void safely(Runnable callback) {
-    try {
-      callback.run();
-    } catch (RuntimeException e) {
-      log.warn("Relay listener threw {}", e.toString());
-    }
   }
 }

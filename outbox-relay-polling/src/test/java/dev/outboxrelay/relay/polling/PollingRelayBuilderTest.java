@@ -94,20 +94,4 @@ class PollingRelayBuilderTest {
                     .build())
         .hasMessageStartingWith("backoffMax must be at least backoffInitial PT5S, but was PT1S");
   }
-
-  @Test
-  void backoffGrowsWithJitterUpToTheBound() {
-    KeyBackoff backoff =
-        new KeyBackoff(
-            io.github.resilience4j.core.IntervalFunction.ofExponentialRandomBackoff(
-                100, 2.0, 0.5, 1000));
-    assertThat(backoff.delay(1).toMillis()).isBetween(50L, 150L);
-    assertThat(backoff.delay(3).toMillis()).isBetween(200L, 600L);
-    assertThat(backoff.delay(20).toMillis()).isLessThanOrEqualTo(1000L);
-    assertThat(backoff.failed("k")).isEqualTo(1);
-    assertThat(backoff.failed("k")).isEqualTo(2);
-    assertThat(backoff.waiting(10)).containsExactly("k");
-    backoff.succeeded("k");
-    assertThat(backoff.waiting(10)).isEmpty();
-  }
 }

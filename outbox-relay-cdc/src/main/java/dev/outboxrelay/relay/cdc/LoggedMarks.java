@@ -1,7 +1,9 @@
 package dev.outboxrelay.relay.cdc;
 
 import dev.outboxrelay.relay.cdc.internal.PublishedLog;
+import dev.outboxrelay.relay.engine.Ticker;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -29,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * the table (the backlog gauge counts them) and a restart or a stop retains them before it goes on
  * ({@link #flush}).
  */
-final class Retention {
-  private static final Logger log = LoggerFactory.getLogger(Retention.class);
+final class LoggedMarks {
+  private static final Logger log = LoggerFactory.getLogger(LoggedMarks.class);
   private static final int BATCHES_PER_ROUND = 20;
   static final Duration BEHIND = Duration.ofSeconds(2);
   static final Duration MAX_YIELD = Duration.ofSeconds(10);
@@ -42,23 +44,32 @@ final class Retention {
 
   // Written by the processor thread, read by the retention thread.
   private volatile long lastBatchNanos;
+  private volatile boolean batchSeen; // lastBatchNanos is set
   private volatile long lagMillis;
   private volatile double rowsPerSecond;
-  private long windowStart = System.nanoTime(); // processor thread only
+  private long windowStart; // processor thread only
   private long windowRows; // processor thread only
   private long lastRowsNanos; // processor thread only
-  private long yieldingSince; // retention thread only; 0: not yielding
+  private long yieldingSince; // retention thread only
+  private boolean yielding; // retention thread only
 
   private final String name;
   private final CdcStore store;
   private final PublishedLog published;
   private final ReentrantLock lock = new ReentrantLock();
-  private long failingSince;
+  private boolean failing; // retention thread only
 
-  Retention(String name, CdcStore store, PublishedLog published) {
+  private final Ticker ticker;
+  private final Clock clock;
+
+  /** {@code clock}: the wall clock a change's source time is compared with, to tell the lag. */
+  LoggedMarks(String name, CdcStore store, PublishedLog published, Ticker ticker, Clock clock) {
     this.name = name;
     this.store = store;
     this.published = published;
+    this.ticker = ticker;
+    this.clock = clock;
+    this.windowStart = ticker.read();
   }
 
   /**
@@ -66,10 +77,11 @@ final class Retention {
    * {@code changeMillis} (the source's clock; -1 if the batch told none). Processor thread.
    */
   void streamed(long changeMillis, int rows) {
-    long now = System.nanoTime();
+    long now = ticker.read();
     if (changeMillis >= 0) {
-      lagMillis = System.currentTimeMillis() - changeMillis;
+      lagMillis = clock.millis() - changeMillis;
       lastBatchNanos = now;
+      batchSeen = true;
     }
     if (rows > 0) {
       if (now - lastRowsNanos > RATE_WINDOW.toNanos()) {
@@ -101,15 +113,16 @@ final class Retention {
    * to itself, its retention follows it.
    */
   boolean yieldToStream() {
-    long now = System.nanoTime();
-    boolean streaming = lastBatchNanos != 0 && now - lastBatchNanos < BEHIND.toNanos();
+    long now = ticker.read();
+    boolean streaming = batchSeen && now - lastBatchNanos < BEHIND.toNanos();
     boolean behind =
         streaming && (lagMillis > BEHIND.toMillis() || rowsPerSecond >= BUSY_ROWS_PER_SECOND);
     if (!behind) {
-      yieldingSince = 0;
+      yielding = false;
       return false;
     }
-    if (yieldingSince == 0) {
+    if (!yielding) {
+      yielding = true;
       yieldingSince = now;
     }
     return now - yieldingSince < MAX_YIELD.toNanos();
@@ -122,13 +135,13 @@ final class Retention {
     }
     try {
       retainLogged(); // not the batches waiting for their position: they go in with it
-      if (failingSince != 0) {
+      if (failing) {
         log.info("{} - retention of published rows works again", name);
-        failingSince = 0;
+        failing = false;
       }
     } catch (SQLException e) {
-      if (failingSince == 0) {
-        failingSince = System.nanoTime();
+      if (!failing) {
+        failing = true;
         log.warn("{} - retention of published rows failed, retrying: {}", name, e.getMessage());
       }
     }
