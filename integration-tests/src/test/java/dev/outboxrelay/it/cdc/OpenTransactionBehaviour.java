@@ -95,10 +95,10 @@ abstract class OpenTransactionBehaviour extends KafkaDbFixture {
   }
 
   /**
-   * Kept rows ({@code retention(Retention.keepFor(...))}) are purged while A is open. The purge was one {@code
-   * DELETE} by {@code published_at}: a locking scan that waited for A while it held the relay's
-   * batch lock, so the stream stood still too. One row per transaction, so that only the purge can
-   * wait (an id list of one is a constant lookup).
+   * Kept rows ({@code retention(Retention.keepFor(...))}) are purged while A is open. The purge was
+   * one {@code DELETE} by {@code published_at}: a locking scan that waited for A while it held the
+   * relay's batch lock, so the stream stood still too. One row per transaction, so that only the
+   * purge can wait (an id list of one is a constant lookup).
    */
   @Test
   void keptRowsArePurgedBesideAnOpenTransactionWithoutHoldingUpTheStream() throws Exception {

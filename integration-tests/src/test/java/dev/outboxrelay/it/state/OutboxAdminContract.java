@@ -20,6 +20,7 @@ import dev.outboxrelay.relay.engine.OutboxAdmin;
 import dev.outboxrelay.relay.engine.ParkedKey;
 import dev.outboxrelay.relay.engine.Retention;
 import dev.outboxrelay.relay.engine.StateSql;
+import dev.outboxrelay.relay.engine.Ticker;
 import dev.outboxrelay.relay.polling.PollingRelay;
 import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.testing.InMemoryPublisher;
@@ -239,7 +240,8 @@ abstract class OutboxAdminContract {
                 attempt -> 100L,
                 new RelayListener() {}),
             dataSource::getConnection,
-            StateSql.of(table, database().dialect()));
+            StateSql.of(table, database().dialect()),
+            Ticker.system());
     await()
         .atMost(Duration.ofSeconds(20))
         .pollInterval(Duration.ofMillis(200))

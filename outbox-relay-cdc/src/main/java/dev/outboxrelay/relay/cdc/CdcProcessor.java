@@ -1,14 +1,10 @@
 package dev.outboxrelay.relay.cdc;
 
-import dev.outboxrelay.core.MessageContract;
-import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.relay.cdc.internal.PublishedLog;
 import dev.outboxrelay.relay.engine.KeyBackoffs;
-import dev.outboxrelay.relay.engine.KeyDelivery;
 import dev.outboxrelay.relay.engine.KeyHolds;
-import dev.outboxrelay.relay.engine.PublishOutcome;
 import dev.outboxrelay.relay.engine.Purge;
 import dev.outboxrelay.relay.engine.Retry;
 import io.debezium.engine.DebeziumEngine;
@@ -17,12 +13,8 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -30,44 +22,42 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.stream.Collectors;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Handles the engine's batches: outbox INSERTs are published; the batch's records are marked
- * processed (so the stored position advances) only after every message was acknowledged and marked,
- * held for a key (its rows stay pending in the table), or parked. The table is the source of truth:
- * at each (re)start the rows the stream will not carry are caught up first (see {@link CatchUp}),
- * and a released key is drained from it in order.
+ * The CDC row source: handles the engine's batches with ack-before-advance. Outbox INSERTs are
+ * published ({@link RoundPublisher}); the batch's records are marked processed (so the stored
+ * position advances, {@link PositionWrites}) only after every message was acknowledged and logged,
+ * held for a key (its rows stay pending in the table), or parked. The table is the source of truth
+ * for what the stream skipped: at each (re)start the rows the stream will not carry are caught up
+ * first ({@link CatchUpDriver}), and a released key is drained from it in order ({@link
+ * KeyDrains}). The stream's batches, the drains and the maintenance take turns under one lock.
  */
 final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
   private static final Logger log = LoggerFactory.getLogger(CdcProcessor.class);
-  private static final Duration VISIBILITY_WARNING = Duration.ofSeconds(10);
 
   private final CdcRelayConfig config;
   private final CdcStore store;
   private final OutboxEvents events;
   private final KeyHolds holds;
-  private final Publishing publishing;
   private final LoggedMarks marks;
   private final Retry retry;
   private final Purge purge;
   private final PublishedLog published;
+  private final PositionWrites writes;
+  private final RoundPublisher rounds;
+  private final KeyDrains drains;
   private final Properties engineProperties;
-  private final ReentrantLock lock = new ReentrantLock();
-  private volatile boolean running = true;
-  private volatile boolean batchSinceStart; // the engine (re)started runs: it delivered a batch
   private final StopDrain stopDrain;
   private final EngineSilence silence;
-  private CatchUp catchUp = new CatchUp();
-  // Keys drained from the table, and the last sequence read: see drainedBefore.
-  private final Map<String, Long> drainedThrough = new HashMap<>();
+  private final ReentrantLock lock = new ReentrantLock();
   private final CountDownLatch established = new CountDownLatch(1);
-  private final PositionWrites writes;
-  private int caughtUpRows; // outbox rows in the last batch catchUp(...) handled
+  private volatile boolean running = true;
+  private volatile boolean batchSinceStart; // the engine (re)started runs: it delivered a batch
+  private CatchUpDriver catchUp; // null once this engine run caught up
 
   /** {@code debezium}: the engine's effective settings ({@link DebeziumConfig#of}). */
   CdcProcessor(CdcRelayConfig config, CdcStore store, Properties debezium) {
@@ -76,17 +66,25 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     this.events = new OutboxEvents(config.table());
     this.holds = new KeyHolds(new KeyBackoffs(config.backoff(), config.ticker()));
     this.published = store.newPublishedLog();
-    this.publishing = new Publishing(config, store, published, holds, () -> running);
+    Publishing publishing = new Publishing(config, store, published, holds, () -> running);
     this.marks =
         new LoggedMarks(config.name(), store, published, config.ticker(), Clock.systemUTC());
     this.retry = new Retry(config.name(), config.backoff(), this::pause);
     this.purge = new Purge(config.retention(), store::purge, config.ticker());
+    this.writes = new PositionWrites(config.name());
+    this.rounds = new RoundPublisher(config, store, publishing, published, writes, retry);
+    this.drains = new KeyDrains(config, store, holds, publishing, writes, marks, () -> running);
     this.stopDrain = new StopDrain(debezium);
     this.silence = new EngineSilence(debezium, config.source().dialect() != SqlDialect.POSTGRESQL);
-    this.writes = new PositionWrites(config.name());
+    this.catchUp = newCatchUp();
     this.engineProperties = new Properties();
     engineProperties.putAll(debezium);
     engineProperties.setProperty(PublishedLog.TOKEN_PROPERTY, published.token());
+  }
+
+  private CatchUpDriver newCatchUp() {
+    return new CatchUpDriver(
+        config, store, events, holds, marks, writes, rounds, retry, established::countDown);
   }
 
   /**
@@ -150,14 +148,15 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       throws InterruptedException {
     int from = 0;
     if (catchUp != null) {
-      from = catchUp(records);
+      from = catchUp.handle(records);
       if (from < 0) {
         // A catch-up of a backlog is the stream at its busiest: retention yields to it too.
-        marks.streamed(newestChange(records), caughtUpRows);
+        marks.streamed(newestChange(records), catchUp.rowsSeen());
         // Before the fence no position is stored: nothing of the batch is marked, so the
         // committer would write nothing (and waiting for it would wait for the log's write).
         return;
       }
+      catchUp = null;
     }
     List<PendingRow> rows = new ArrayList<>();
     Set<UUID> toCheck = new HashSet<>();
@@ -165,9 +164,10 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     for (RecordChangeEvent<SourceRecord> r : records.subList(from, records.size())) {
       Struct row = events.insertedRow(r.record());
       if (row != null && !events.isFence(row)) {
-        PendingRow pending = toRow(row);
+        PendingRow pending = StreamRows.of(events, row);
         rows.add(pending);
-        if (drainedBefore(pending.aggregateId(), events.seq(row), keyOrdered(pending))) {
+        boolean keyOrdered = StreamRows.keyOrdered(pending);
+        if (drains.drainedBefore(pending.aggregateId(), events.seq(row), keyOrdered)) {
           toCheck.add(pending.id());
           long txid = events.txid(row);
           if (txid >= 0) {
@@ -176,8 +176,8 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
         }
       }
     }
-    awaitVisible(txids);
-    publishUntilDone(rows, toCheck);
+    rounds.awaitVisible(txids);
+    rounds.publishUntilDone(rows, toCheck);
     marks.streamed(newestChange(records), rows.size());
     writes.write(
         () -> {
@@ -185,7 +185,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
             committer.markProcessed(r);
           }
           committer.markBatchFinished(); // stores the position, and the published log with it
-          logLeftovers();
+          rounds.logLeftovers();
         });
   }
 
@@ -199,123 +199,8 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   }
 
   /**
-   * The published batches the position's save did not take (a failed flush, a user's offset store):
-   * logged now, before the next position can be stored without them. If this fails too, they go
-   * with the next save, or with the next {@link LoggedMarks#flush}.
-   */
-  private void logLeftovers() {
-    if (published.isEmpty()) {
-      return;
-    }
-    try {
-      store.writeLog(published);
-    } catch (SQLException e) {
-      log.debug("{} - published log not written yet: {}", config.name(), e.getMessage());
-    }
-  }
-
-  /**
-   * Whether a stream row may already have been published by a drain of its key (which read the
-   * table, where a row can be committed a moment before the stream carries it): then it is read
-   * again before it is published. Forgets the drain once a row of the key past it arrives in key
-   * order.
-   */
-  private boolean drainedBefore(String key, long seq, boolean keyOrdered) {
-    Long through = drainedThrough.get(key);
-    if (through == null) {
-      return false;
-    }
-    if (seq > through) {
-      if (keyOrdered) {
-        drainedThrough.remove(key);
-      }
-      return false;
-    }
-    return true;
-  }
-
-  private static boolean keyOrdered(PendingRow row) {
-    return row.message() != null
-        && MessageContract.SEQUENCE_ORDER_KEY.equals(
-            row.message().headers().get(MessageContract.HEADER_SEQUENCE_ORDER));
-  }
-
-  private PendingRow toRow(Struct row) {
-    String key = events.aggregateId(row);
-    int b = events.bucket(row);
-    try {
-      OutboxMessage m = events.message(row);
-      return new PendingRow(m.id(), key, b, m, null);
-    } catch (RuntimeException e) {
-      return new PendingRow(events.id(row), key, b, null, "malformed row: " + e.getMessage());
-    }
-  }
-
-  /**
-   * PostgreSQL: waits until these transactions, whose commits the stream carried, are visible to a
-   * new snapshot. The WAL can carry a commit a moment before the transaction becomes visible; a row
-   * read as absent in that moment would be taken for done and never published.
-   */
-  private void awaitVisible(Collection<Long> txids) throws InterruptedException {
-    Collection<Long> waiting = txids;
-    long since = config.ticker().read();
-    boolean warned = false;
-    while (!waiting.isEmpty()) {
-      Collection<Long> asked = waiting;
-      waiting = retry.untilDone("visibility check", () -> store.invisibleTxids(asked));
-      if (waiting.isEmpty()) {
-        return;
-      }
-      if (!warned && config.ticker().read() - since > VISIBILITY_WARNING.toNanos()) {
-        warned = true;
-        log.warn(
-            "{} - {} committed transactions still not visible after {}; waiting",
-            config.name(),
-            waiting.size(),
-            VISIBILITY_WARNING);
-      }
-      pause(Duration.ofMillis(5));
-    }
-  }
-
-  /**
-   * Publishes the rows, skipping those of {@code toCheck} that are no longer pending (read first);
-   * on an outage retries with backoff, never skipping, reading every row again before each retry.
-   */
-  private void publishUntilDone(List<PendingRow> rows, Set<UUID> toCheck)
-      throws InterruptedException {
-    int attempt = 0;
-    Set<UUID> check = toCheck;
-    while (!rows.isEmpty()) {
-      Duration delay = retry.delay(++attempt);
-      try {
-        if (!check.isEmpty()) {
-          Set<UUID> asked = check;
-          Set<UUID> pending =
-              store.stillPending(
-                  rows.stream().map(PendingRow::id).filter(asked::contains).toList());
-          rows =
-              rows.stream()
-                  .filter(r -> !asked.contains(r.id()) || pending.contains(r.id()))
-                  .toList();
-        }
-        if (publishing.publish(rows, true).outcome() == PublishOutcome.PROGRESS) {
-          return;
-        }
-        check = rows.stream().map(PendingRow::id).collect(Collectors.toSet());
-        publishing.retrying(attempt, delay);
-      } catch (SQLException e) {
-        check = rows.stream().map(PendingRow::id).collect(Collectors.toSet());
-        log.warn("{} - database error, retrying: {}", config.name(), e.getMessage());
-      }
-      pause(delay);
-    }
-  }
-
-  /**
    * Drains the keys whose backoff is over, if any may be: checked every 20 ms, so a key is retried
-   * about when its backoff ends, not at the next 200 ms {@link #maintain} (which rounded a 100 ms
-   * backoff up to as much as 300 ms, and made a short first backoff look as long as a later one).
+   * about when its backoff ends, not at the next 200 ms {@link #maintain}.
    */
   void drainDue() throws InterruptedException {
     if (!holds.mayBeDue()) {
@@ -323,11 +208,8 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     }
     lock.lockInterruptibly();
     try {
-      if (catchUp != null) {
-        return;
-      }
-      for (String key : holds.due()) {
-        drain(key);
+      if (catchUp == null) {
+        drains.drainDue();
       }
     } catch (SQLException e) {
       log.warn("{} - retrying a key failed, retrying: {}", config.name(), e.getMessage());
@@ -336,7 +218,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     }
   }
 
-  /** Catches up pending rows and drains released keys; run at start and periodically. */
+  /** Drains released keys and purges kept rows; run periodically once the stream caught up. */
   void maintain() throws InterruptedException {
     lock.lockInterruptibly();
     try {
@@ -344,164 +226,13 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
         return; // the stream catches up first (once its position is established)
       }
       holds.parked(store.parkedKeys());
-      for (String key : holds.due()) {
-        drain(key);
-      }
+      drains.drainDue();
       purge.runIfDue();
     } catch (SQLException e) {
       log.warn("{} - maintenance failed, retrying: {}", config.name(), e.getMessage());
     } finally {
       lock.unlock();
     }
-  }
-
-  /**
-   * Records this batch's rows until the stream reaches this run's fence (writing the fence first if
-   * it is not written yet); at the fence publishes the catch-up. Returns the index of the first
-   * record after the fence, or -1 while the fence is still ahead.
-   */
-  private int catchUp(List<RecordChangeEvent<SourceRecord>> records) throws InterruptedException {
-    if (!catchUp.fenced()) {
-      try {
-        writes.settle(Long.MAX_VALUE); // an earlier run's last write, before the table is read
-        holds.parked(store.parkedKeys());
-        marks.flush(); // rows published and logged (by this relay, or one before it) are done
-        CatchUp.Pending pending = store.pendingSeqs();
-        UUID fence = UUID.randomUUID();
-        store.writeFence(fence, config.name());
-        catchUp.fenced(pending, fence);
-        established.countDown();
-        log.info(
-            "{} - {} rows pending in the table; catching up when the stream reaches fence {}",
-            config.name(),
-            pending.seqs().length,
-            fence);
-      } catch (SQLException e) {
-        log.warn(
-            "{} - cannot write the catch-up fence yet, retrying: {}",
-            config.name(),
-            e.getMessage());
-      }
-    }
-    List<PendingRow> flowing = new ArrayList<>();
-    caughtUpRows = 0;
-    for (int i = 0; i < records.size(); i++) {
-      Struct row = events.insertedRow(records.get(i).record());
-      if (row == null) {
-        continue;
-      }
-      if (!events.isFence(row)) {
-        caughtUpRows++;
-        recordOrFlow(row, flowing);
-      } else if (catchUp.isOurFence(events.id(row))) {
-        publishLogged(flowing);
-        publishCatchUp();
-        return i + 1;
-      }
-    }
-    publishLogged(flowing);
-    return -1;
-  }
-
-  /**
-   * Publishes catch-up rows, then writes their published log ({@link #write}: while the next batch
-   * goes out). No position is stored before the fence (the stream's batches there are not marked),
-   * so no offset save takes the log with it: without this a kill in a long catch-up re-sent every
-   * row it had published, not the batches in flight. Retries the write while the database fails.
-   */
-  private void publishLogged(List<PendingRow> rows) throws InterruptedException {
-    publishUntilDone(rows, Set.of());
-    writes.write(this::writeLog);
-  }
-
-  /** On the write thread: the published log, retried while the database fails. */
-  private void writeLog() throws InterruptedException {
-    while (!published.isEmpty()) {
-      retry.untilDone(
-          "published log write",
-          () -> {
-            store.writeLog(published);
-            return null;
-          });
-    }
-  }
-
-  /**
-   * A stream row before the fence: published with the batch when {@link CatchUp#mayFlow} allows (it
-   * was pending in the fence's view, so no read is needed), else recorded for the fence.
-   */
-  private void recordOrFlow(Struct row, List<PendingRow> flowing) {
-    long seq = events.seq(row);
-    if (!catchUp.fenced() || seq < 0) {
-      catchUp.seen(seq);
-      catchUp.record(seq, events.txid(row));
-      return;
-    }
-    catchUp.seen(seq);
-    PendingRow pending = toRow(row);
-    String key = pending.aggregateId();
-    if (catchUp.mayFlow(key, seq, keyOrdered(pending), holds.isHeld(key))) {
-      flowing.add(pending);
-    } else {
-      catchUp.record(seq, events.txid(row));
-    }
-  }
-
-  private void publishCatchUp() throws InterruptedException {
-    long[] before = catchUp.before();
-    long[] recorded = catchUp.recorded();
-    long[] txids = catchUp.recordedTxids();
-    for (int from = 0; from < txids.length; from += 1000) {
-      awaitVisible(
-          Arrays.stream(txids, from, Math.min(txids.length, from + 1000)).boxed().toList());
-    }
-    publishSeqs(before);
-    publishSeqs(recorded);
-    catchUp = null;
-    log.info(
-        "{} - caught up: {} rows committed before the stream's start, {} streamed before the fence"
-            + " held for it",
-        config.name(),
-        before.length,
-        recorded.length);
-  }
-
-  /** Publishes the rows of these sequence numbers still pending, in the order given. */
-  private void publishSeqs(long[] seqs) throws InterruptedException {
-    for (int from = 0; from < seqs.length; from += config.batchSize()) {
-      int to = Math.min(seqs.length, from + config.batchSize());
-      int first = from;
-      publishLogged(retry.untilDone("catch-up read", () -> store.pendingBySeq(seqs, first, to)));
-    }
-  }
-
-  private void drain(String key) throws SQLException, InterruptedException {
-    holds.draining(key);
-    while (running) {
-      writes.settle(Long.MAX_VALUE); // a logged batch still being written would read as pending
-      marks.flush(); // the key's rows published from the stream must not read as pending
-      List<PendingRow> rows = store.pendingOfKey(key, config.batchSize());
-      if (rows.isEmpty()) {
-        holds.drained(key);
-        return;
-      }
-      rows.stream()
-          .map(PendingRow::message)
-          .filter(m -> m != null && m.sequence().isPresent())
-          .mapToLong(m -> m.sequence().getAsLong())
-          .max()
-          .ifPresent(seq -> drainedThrough.merge(key, seq, Math::max));
-      KeyDelivery.Applied applied = publishing.publish(rows, false);
-      if (applied.outcome() == PublishOutcome.OUTAGE) {
-        KeyBackoffs.Attempt attempt = holds.backoffs().failed(key);
-        publishing.retrying(attempt.number(), attempt.delay());
-      }
-      if (applied.stopped().contains(key) || holds.isParked(key)) {
-        holds.drainFailed();
-        return;
-      }
-    }
-    holds.drainFailed();
   }
 
   /**
@@ -601,7 +332,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     published.restarted();
     lock.lock();
     try {
-      catchUp = new CatchUp();
+      catchUp = newCatchUp();
     } finally {
       lock.unlock();
     }
