@@ -58,6 +58,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
   private volatile boolean running = true;
   private volatile boolean batchSinceStart; // the engine (re)started runs: it delivered a batch
   private CatchUpDriver catchUp; // null once this engine run caught up
+  private volatile Runnable onRunning = () -> {};
 
   /** {@code debezium}: the engine's effective settings ({@link DebeziumConfig#of}). */
   CdcProcessor(CdcRelayConfig config, CdcStore store, Properties debezium) {
@@ -118,6 +119,17 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     } finally {
       silence.batchEnded();
     }
+    if (established()) {
+      onRunning.run();
+    }
+  }
+
+  /**
+   * Called after each batch the engine handed over once the stream's position is established: the
+   * engine runs (heartbeats bring a batch within a second).
+   */
+  void onRunning(Runnable callback) {
+    this.onRunning = callback;
   }
 
   private void handle(
