@@ -5,6 +5,8 @@ import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.RelayState;
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.relay.cdc.internal.debezium.EngineSilence;
+import dev.outboxrelay.relay.cdc.internal.debezium.StopDrain;
 import dev.outboxrelay.relay.state.DeadLetterSweep;
 import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
