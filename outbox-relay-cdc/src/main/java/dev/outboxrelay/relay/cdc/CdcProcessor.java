@@ -2,7 +2,9 @@ package dev.outboxrelay.relay.cdc;
 
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.PendingRow;
-import dev.outboxrelay.relay.cdc.internal.PublishedLog;
+import dev.outboxrelay.relay.cdc.internal.debezium.EngineSilence;
+import dev.outboxrelay.relay.cdc.internal.debezium.PublishedLog;
+import dev.outboxrelay.relay.cdc.internal.debezium.StopDrain;
 import dev.outboxrelay.relay.engine.KeyBackoffs;
 import dev.outboxrelay.relay.engine.KeyHolds;
 import dev.outboxrelay.relay.engine.Purge;

@@ -5,6 +5,7 @@ import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.core.RelaySettings;
+import dev.outboxrelay.relay.cdc.internal.debezium.SourceDatabase;
 import dev.outboxrelay.relay.engine.Retention;
 import dev.outboxrelay.relay.engine.Ticker;
 import java.time.Duration;
@@ -111,8 +112,8 @@ public final class CdcRelayBuilder {
    * set to {@code max(8192, 4 × batchSize)}) and the chunk of the start-up catch-up and of a
    * drained key. Rows published but not yet written as published when the process dies are
    * published again: a batch's write overlaps the next batch, so {@code 2 × batchSize} is the bound
-   * on duplicates per crash. Default: 2048, Debezium's own (500 until 2026-12-05: see {@link
-   * CdcSettings#BATCH_SIZE}), 1 to 10000.
+   * on duplicates per crash. Default: 2048, Debezium's own (why: {@link CdcSettings#BATCH_SIZE}), 1
+   * to 10000.
    */
   public CdcRelayBuilder batchSize(int batchSize) {
     this.batchSize = CdcSettings.BATCH_SIZE.check(batchSize);

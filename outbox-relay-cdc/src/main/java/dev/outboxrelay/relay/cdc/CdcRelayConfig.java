@@ -3,6 +3,7 @@ package dev.outboxrelay.relay.cdc;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.RelayListener;
+import dev.outboxrelay.relay.cdc.internal.debezium.SourceDatabase;
 import dev.outboxrelay.relay.engine.KeyBackoffs;
 import dev.outboxrelay.relay.engine.Retention;
 import dev.outboxrelay.relay.engine.Ticker;

@@ -6,7 +6,7 @@ import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.core.rows.PublishedRows;
 import dev.outboxrelay.core.rows.RowsByKey;
-import dev.outboxrelay.relay.cdc.internal.PublishedLog;
+import dev.outboxrelay.relay.cdc.internal.debezium.PublishedLog;
 import dev.outboxrelay.relay.engine.StateSql;
 import java.nio.ByteBuffer;
 import java.sql.Connection;

@@ -1,6 +1,6 @@
 package dev.outboxrelay.relay.cdc;
 
-import dev.outboxrelay.relay.cdc.internal.PublishedLog;
+import dev.outboxrelay.relay.cdc.internal.debezium.PublishedLog;
 import dev.outboxrelay.relay.engine.Ticker;
 import java.sql.SQLException;
 import java.time.Clock;

@@ -4,7 +4,7 @@ import dev.outboxrelay.core.OutboxColumn;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.rows.HeadersJson;
-import dev.outboxrelay.relay.cdc.internal.CreatedAtConverter;
+import dev.outboxrelay.relay.cdc.internal.debezium.CreatedAtConverter;
 import java.nio.ByteBuffer;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -131,9 +131,9 @@ final class OutboxEvents {
 
   /**
    * A timestamp as Debezium renders it ({@code ZonedTimestamp}: ISO-8601 in UTC, such as {@code
-   * 2026-12-03T12:27:33.123456Z}), read without {@link java.time.format.DateTimeFormatter}, which
-   * was most of the relay thread's time per row in a profile (benchmarks/README.md as of commit
-   * 35a53e7, "CDC relay, step by step"); any other form through {@link OffsetDateTime#parse}.
+   * 2026-12-03T12:27:33.123456Z}), read without {@link java.time.format.DateTimeFormatter}, whose
+   * parsing is most of the relay thread's time per row in a profile (benchmarks/README.md, "CDC
+   * relay, step by step"); any other form through {@link OffsetDateTime#parse}.
    */
   static Instant instant(String s) {
     int n = s.length();

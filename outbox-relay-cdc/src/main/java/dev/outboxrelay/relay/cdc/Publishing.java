@@ -4,7 +4,7 @@ import dev.outboxrelay.core.BatchOutcome;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishResult;
 import dev.outboxrelay.core.rows.PendingRow;
-import dev.outboxrelay.relay.cdc.internal.PublishedLog;
+import dev.outboxrelay.relay.cdc.internal.debezium.PublishedLog;
 import dev.outboxrelay.relay.engine.KeyDelivery;
 import dev.outboxrelay.relay.engine.KeyHolds;
 import dev.outboxrelay.relay.engine.Listeners;

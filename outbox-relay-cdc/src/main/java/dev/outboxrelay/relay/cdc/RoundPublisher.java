@@ -1,7 +1,7 @@
 package dev.outboxrelay.relay.cdc;
 
 import dev.outboxrelay.core.rows.PendingRow;
-import dev.outboxrelay.relay.cdc.internal.PublishedLog;
+import dev.outboxrelay.relay.cdc.internal.debezium.PublishedLog;
 import dev.outboxrelay.relay.engine.PublishOutcome;
 import dev.outboxrelay.relay.engine.Retry;
 import java.sql.SQLException;

@@ -3,33 +3,33 @@ package dev.outboxrelay.relay.cdc;
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.relay.cdc.internal.AccessDenied;
-import dev.outboxrelay.relay.cdc.internal.MaskedJdbcOffsetBackingStore;
-import io.debezium.storage.jdbc.history.JdbcSchemaHistory;
+import dev.outboxrelay.relay.cdc.internal.debezium.StoreStatements;
+import dev.outboxrelay.relay.cdc.internal.debezium.StoreStatements.Probe;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.UUID;
 
 /**
  * Before streaming: the source user can write what Debezium's stores write as that user (the
- * positions with the published log; on MySQL/MariaDB the schema history). Without this a relay
- * whose user may only read the outbox published every row and never stored a position: Debezium
- * retried each save, a warning per attempt, and the relay read as active while its position stood
- * still (a PostgreSQL slot held back its WAL; a binlog could be purged past it).
+ * positions with the published log; on MySQL/MariaDB the schema history).
  *
- * <p>The check runs each statement the stores run, once, in a transaction it rolls back: a row
- * inserted and never committed (so a sequence's or an auto-increment's value is spent), deletes and
- * reads of no row. A store any of whose settings the user gave in {@link
+ * <p>Invariant: a relay whose source user cannot write a table its stores write does not start;
+ * {@link #verify} throws a {@link CdcStartException} that names the table, the user and the grant.
+ * Otherwise a relay whose user may only read the outbox would publish every row and never store a
+ * position, and read as active while a PostgreSQL slot holds back its WAL or a binlog is purged
+ * past its position.
+ *
+ * <p>The check runs each statement the stores run ({@link StoreStatements}), once, in a transaction
+ * it rolls back: a row inserted and never committed (so a sequence's or an auto-increment's value
+ * is spent), deletes and reads of no row. A store any of whose settings the user gave in {@link
  * CdcRelayBuilder#debeziumProperties} (its class, URL, credentials, table) is not checked.
  */
 final class StoreAccess {
   private static final int LOCK_WAIT_SECONDS = 10;
-  private static final String PLACEHOLDER = "outbox-relay start-up check, rolled back";
 
   private StoreAccess() {}
 
@@ -85,64 +85,12 @@ final class StoreAccess {
   }
 
   /** The statements the stores of this engine run as the source user; none for replaced stores. */
-  static List<Probe> probes(CdcRelayConfig c, CdcSql sql, Properties engine) {
-    List<Probe> probes = new ArrayList<>();
-    if (storedAsSource(c, engine, "offset.storage", MaskedJdbcOffsetBackingStore.class)) {
-      String positions = "SELECT, INSERT, DELETE";
-      probes.add(
-          new Probe(
-              sql.offsets,
-              "the stream's position",
-              positions,
-              "SELECT 1 FROM " + sql.offsets + " WHERE 1=0"));
-      probes.add(
-          new Probe(
-              sql.offsets,
-              "the stream's position",
-              positions,
-              "DELETE FROM " + sql.offsets + " WHERE 1=0"));
-      probes.add(
-          new Probe(
-              sql.offsets,
-              "the stream's position",
-              positions,
-              "INSERT INTO "
-                  + sql.offsets
-                  + " (id, offset_key, offset_val, record_insert_ts, record_insert_seq)"
-                  + " VALUES (?, ?, ?, CURRENT_TIMESTAMP, 0)",
-              UUID.randomUUID().toString(),
-              PLACEHOLDER,
-              PLACEHOLDER));
-      probes.add(
-          new Probe(
-              sql.published,
-              "the published log with each position",
-              "INSERT",
-              sql.logPublished(),
-              (Object) new byte[0]));
-    }
-    if (sql.dialect != SqlDialect.POSTGRESQL
-        && storedAsSource(c, engine, "schema.history.internal", JdbcSchemaHistory.class)) {
-      String history = "SELECT, INSERT";
-      probes.add(
-          new Probe(
-              sql.history,
-              "the schema history",
-              history,
-              "SELECT 1 FROM " + sql.history + " WHERE 1=0"));
-      probes.add(
-          new Probe(
-              sql.history,
-              "the schema history",
-              history,
-              "INSERT INTO "
-                  + sql.history
-                  + " (id, history_data, history_data_seq, record_insert_ts, record_insert_seq)"
-                  + " VALUES (?, ?, 0, CURRENT_TIMESTAMP, 0)",
-              UUID.randomUUID().toString(),
-              PLACEHOLDER));
-    }
-    return probes;
+  private static List<Probe> probes(CdcRelayConfig c, CdcSql sql, Properties engine) {
+    return StoreStatements.probes(
+        new StoreStatements.Tables(sql.offsets, sql.published, sql.logPublished(), sql.history),
+        sql.dialect,
+        engine,
+        c.debezium());
   }
 
   /**
@@ -174,16 +122,6 @@ final class StoreAccess {
         + ")";
   }
 
-  /**
-   * The store is the relay's, as the relay set it up: its class, and none of its settings (URL,
-   * user, table, statements) given in {@code debeziumProperties}.
-   */
-  private static boolean storedAsSource(
-      CdcRelayConfig c, Properties engine, String store, Class<?> ours) {
-    return ours.getName().equals(engine.getProperty(store))
-        && c.debezium().stringPropertyNames().stream().noneMatch(k -> k.startsWith(store));
-  }
-
   private static CdcStartException refused(CdcRelayConfig c, Probe p, SQLException e) {
     return new CdcStartException(
         c.name()
@@ -200,20 +138,5 @@ final class StoreAccess {
             + " on "
             + p.table()
             + " (outbox-relay-cdc README, \"Privileges\").");
-  }
-
-  /**
-   * One statement of a store on {@code table}, which holds {@code what}, and the privileges on it
-   * that the stores need.
-   */
-  record Probe(
-      String table, String what, String privileges, String statement, List<Object> parameters) {
-    Probe(String table, String what, String privileges, String statement, Object... parameters) {
-      this(table, what, privileges, statement, List.of(parameters));
-    }
-
-    Probe withPrivileges(String named) {
-      return new Probe(table, what, named, statement, parameters);
-    }
   }
 }

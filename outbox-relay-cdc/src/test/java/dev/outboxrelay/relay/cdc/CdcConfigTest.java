@@ -43,7 +43,8 @@ class CdcConfigTest {
         .containsEntry("snapshot.mode", "no_data")
         .containsEntry("poll.interval.ms", "20")
         .containsEntry(
-            "offset.storage", "dev.outboxrelay.relay.cdc.internal.MaskedJdbcOffsetBackingStore")
+            "offset.storage",
+            "dev.outboxrelay.relay.cdc.internal.debezium.MaskedJdbcOffsetBackingStore")
         .containsEntry("offset.storage.jdbc.offset.table.name", "outbox_cdc_offsets");
   }
 
@@ -58,7 +59,8 @@ class CdcConfigTest {
         .containsEntry("table.include.list", "shop.outbox")
         .containsEntry("converters", "outboxcreatedat")
         .containsEntry(
-            "outboxcreatedat.type", "dev.outboxrelay.relay.cdc.internal.CreatedAtConverter")
+            "outboxcreatedat.type",
+            "dev.outboxrelay.relay.cdc.internal.debezium.CreatedAtConverter")
         .containsEntry("outboxcreatedat.table", "shop.outbox")
         .containsEntry("outboxcreatedat.column", "created_at")
         .containsEntry("extended.headers.enabled", "false")

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
-import dev.outboxrelay.relay.cdc.internal.CreatedAtConverter;
+import dev.outboxrelay.relay.cdc.internal.debezium.CreatedAtConverter;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.OffsetDateTime;

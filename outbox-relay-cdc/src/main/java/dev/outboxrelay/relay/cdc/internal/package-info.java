@@ -1,2 +1,2 @@
-/** Internals of the CDC relay that Debezium instantiates by class name; not API. */
+/** Internals of the CDC relay shared by its packages; not API. */
 package dev.outboxrelay.relay.cdc.internal;

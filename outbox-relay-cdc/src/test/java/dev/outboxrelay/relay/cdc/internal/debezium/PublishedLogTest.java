@@ -1,9 +1,7 @@
-package dev.outboxrelay.relay.cdc.internal;
+package dev.outboxrelay.relay.cdc.internal.debezium;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.sql.BatchUpdateException;
-import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
 
 class PublishedLogTest {
@@ -31,22 +29,5 @@ class PublishedLogTest {
     log.saveFailed("refused", true);
     log.restarted();
     assertThat(log.saveFailure()).isNull();
-  }
-
-  @Test
-  void theReasonIsTheDriversNextExceptionMaskedAndShort() {
-    BatchUpdateException batch =
-        new BatchUpdateException(
-            "Batch entry 0 INSERT INTO outbox_cdc_published (ids) VALUES ('\\x"
-                + "ab".repeat(5000)
-                + "') was aborted",
-            new int[0]);
-    batch.setNextException(new SQLException("ERROR: permission denied for table x", "42501"));
-    assertThat(PublishedLog.reason(batch))
-        .isEqualTo("java.sql.SQLException: ERROR: permission denied for table x");
-    String longOne = PublishedLog.reason(new SQLException("x".repeat(1000) + " password=hunter2"));
-    assertThat(longOne).hasSize(300).endsWith("...");
-    assertThat(PublishedLog.reason(new SQLException("url jdbc:x://h/db?password=hunter2")))
-        .doesNotContain("hunter2");
   }
 }

@@ -1,4 +1,4 @@
-package dev.outboxrelay.relay.cdc;
+package dev.outboxrelay.relay.cdc.internal.debezium;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -7,21 +7,24 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Whether a streaming engine has handed over nothing for longer than its heartbeats allow. The
- * relay asks Debezium for a heartbeat every {@code heartbeat.interval.ms} (1 s by default): on
- * PostgreSQL the connector sends one whenever the stream has nothing to read, on MySQL/MariaDB with
- * every binlog event, including the server's own heartbeat events on an idle binlog (every 0.8 ×
- * {@code connect.keep.alive.interval.ms}); an idle PostgreSQL connector at most once per {@code
- * poll.interval.ms}. So a batch, heartbeats included, reaches the relay at least that often while
- * its reader runs, and a silence of {@link #HEARTBEATS} such periods (at least {@link #FLOOR})
- * means the reader is stuck or its connection dead while the engine has not failed: Debezium 3.5's
- * JDBC schema history, for one, runs a refused statement again forever on the reader's thread
- * (debezium/dbz#2244). Time spent inside the relay's own handling of a batch (acknowledgements from
- * a slow broker, its position's write) is not silence: the engine waits for the relay then, and the
- * broker's failures are reported as such. Not watched when heartbeats are turned off ({@code
- * heartbeat.interval.ms} 0, or on MySQL/MariaDB {@code connect.keep.alive} false).
+ * Invariant: a streaming engine that has handed over nothing, heartbeats included, for {@link
+ * #HEARTBEATS} heartbeat periods (at least {@link #FLOOR}) is reported as silent, and an engine
+ * that hands over batches, or waits for the relay's own handling of one, never is.
+ *
+ * <p>Debezium behaviour it answers: a reader can stop without failing the engine, so the engine's
+ * completion callback never fires. Debezium 3.5's {@code JdbcSchemaHistory}, for one, runs a
+ * refused statement again forever on the reader's thread (debezium/dbz#2244); a dead connection can
+ * hang a reader as well. The relay asks for a heartbeat every {@code heartbeat.interval.ms}: the
+ * PostgreSQL connector sends one whenever the stream has nothing to read (an idle connector at most
+ * once per {@code poll.interval.ms}); the MySQL/MariaDB connector with every binlog event,
+ * including the server's own heartbeat events on an idle binlog (every 0.8 × {@code
+ * connect.keep.alive.interval.ms}). So while the reader runs, a batch reaches the relay at least
+ * once per such period. Time inside the relay's handling of a batch (acknowledgements from a slow
+ * broker, its position's write) is not silence: the engine waits for the relay then, and the
+ * broker's failures are reported as such. Not watched when heartbeats are off ({@code
+ * heartbeat.interval.ms} 0, or on MySQL/MariaDB {@code connect.keep.alive} false). Thread-safe.
  */
-final class EngineSilence {
+public final class EngineSilence {
   static final Duration FLOOR = Duration.ofSeconds(15);
   static final int HEARTBEATS = 15;
 
@@ -31,11 +34,11 @@ final class EngineSilence {
   private volatile long batchEnded; // System.nanoTime() at the end of the last batch; 0 before
 
   /**
-   * @param engine the settings the engine runs with ({@link DebeziumConfig#of}: the relay's merged
-   *     with the user's)
+   * @param engine the settings the engine runs with ({@link EngineProperties#of}: the relay's
+   *     merged with the user's)
    * @param binlog whether the source is MySQL/MariaDB
    */
-  EngineSilence(Properties engine, boolean binlog) {
+  public EngineSilence(Properties engine, boolean binlog) {
     this.limit = limit(engine, binlog);
   }
 
@@ -68,29 +71,30 @@ final class EngineSilence {
     }
   }
 
-  /** The engine handed over a batch; the relay handles it now. */
-  void batchStarted() {
+  /** The engine handed over a batch, which the relay handles from here. */
+  public void batchStarted() {
     handling.incrementAndGet();
   }
 
-  void batchEnded() {
+  /** The relay is done with the batch: silence counts from here. */
+  public void batchEnded() {
     batchEnded = System.nanoTime();
     handled.incrementAndGet();
     handling.decrementAndGet();
   }
 
   /** Batches handled so far; any thread. */
-  long handled() {
+  public long handled() {
     return handled.get();
   }
 
   /** The engine (re)starts: silent until its first batch, which {@code STARTING} reports. */
-  void restarted() {
+  public void restarted() {
     batchEnded = 0;
   }
 
   /** How long the engine has been silent, if longer than it may be; any thread. */
-  Optional<Duration> beyondLimit(long nowNanos) {
+  public Optional<Duration> beyondLimit(long nowNanos) {
     if (limit == null) {
       return Optional.empty();
     }
@@ -105,7 +109,7 @@ final class EngineSilence {
     return silent.compareTo(limit) > 0 ? Optional.of(silent) : Optional.empty();
   }
 
-  Optional<Duration> limit() {
+  public Optional<Duration> limit() {
     return Optional.ofNullable(limit);
   }
 }

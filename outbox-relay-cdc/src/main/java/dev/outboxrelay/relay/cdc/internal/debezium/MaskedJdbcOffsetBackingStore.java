@@ -1,6 +1,5 @@
-package dev.outboxrelay.relay.cdc.internal;
+package dev.outboxrelay.relay.cdc.internal.debezium;
 
-import dev.outboxrelay.core.Secrets;
 import io.debezium.config.Configuration;
 import io.debezium.storage.jdbc.RetriableConnection;
 import io.debezium.storage.jdbc.offset.JdbcOffsetBackingStore;
@@ -17,21 +16,21 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.runtime.WorkerConfig;
 
 /**
- * Debezium's JDBC offset store, with the relay's published log in the position's transaction, and
- * without secrets in its failures.
+ * Debezium's JDBC offset store, writing the relay's published log in the position's transaction.
  *
- * <p>Each save writes the batches the relay logged since the last one ({@link PublishedLog}, found
- * by the engine's {@link PublishedLog#TOKEN_PROPERTY}) and the positions in one transaction: a
- * stored position never runs ahead of the log, and an acknowledged batch costs the stream one
- * commit. The positions are written as Debezium's own store writes them (its table, its statements:
- * every row deleted and inserted again), so its loading reads them as before.
+ * <p>Invariant: each save writes the batches the relay logged since the last one ({@link
+ * PublishedLog}, found by the engine's {@link PublishedLog#TOKEN_PROPERTY}) and the positions in
+ * one transaction, once: a stored position never runs ahead of the log, an acknowledged batch costs
+ * the stream one commit, and a failed save holds up nothing but itself. The positions are written
+ * as Debezium's own store writes them (its table, its statements: every row deleted and inserted
+ * again), so its loading reads them unchanged. No failure it throws holds a secret ({@link
+ * StoreFailures}).
  *
- * <p>When its configuration fails, Debezium 3.5's store throws "Failed to connect JDBC offset
- * backing store: " followed by every setting of the engine, {@code database.password} included;
- * when it cannot reach the database at start, the JDBC URL as given. The engine logs either
- * exception ("Engine has failed with") through the application's logging, which this project does
- * not configure when the relay runs embedded. This store throws them with the cause alone, masked
- * ({@link Secrets#maskText}).
+ * <p>Debezium behaviour it answers: {@code JdbcOffsetBackingStore#save} runs its statements in
+ * {@code RetriableConnection#executeWithRetry}, which in Debezium 3.5 runs a statement that keeps
+ * failing on a healthy database again at once, forever, on the store's only thread
+ * (debezium/dbz#2244); and its {@code configure} puts every setting of the engine, {@code
+ * database.password} included, into the message of its failure.
  */
 public final class MaskedJdbcOffsetBackingStore extends JdbcOffsetBackingStore {
   private final AtomicInteger insertSeq = new AtomicInteger();
@@ -50,10 +49,7 @@ public final class MaskedJdbcOffsetBackingStore extends JdbcOffsetBackingStore {
       settings = new JdbcOffsetBackingStoreConfig(Configuration.from(originals));
       token = originals.get(PublishedLog.TOKEN_PROPERTY);
     } catch (RuntimeException e) {
-      Throwable cause = e.getCause() != null ? e.getCause() : e;
-      throw new IllegalStateException(
-          "Failed to connect JDBC offset backing store: " + Secrets.maskText(cause.toString()),
-          cause);
+      throw StoreFailures.configureFailed(e);
     }
   }
 
@@ -62,7 +58,7 @@ public final class MaskedJdbcOffsetBackingStore extends JdbcOffsetBackingStore {
     try {
       super.start();
     } catch (RuntimeException e) {
-      throw new IllegalStateException(Secrets.maskText(e.getMessage()), e.getCause());
+      throw StoreFailures.startFailed(e);
     }
   }
 
@@ -70,10 +66,9 @@ public final class MaskedJdbcOffsetBackingStore extends JdbcOffsetBackingStore {
    * On the store's executor thread, one save at a time, one attempt: a refused statement fails the
    * save, which is reported through the published log ({@link PublishedLog#saveFailure}) and to the
    * engine, which keeps the position and offers it again with its next batch or heartbeat (within
-   * about a second). Debezium's own retry (3.5) bounds reconnecting only: a statement that kept
-   * failing on a healthy database was run again at once, forever, on the store's only thread
-   * (debezium/dbz#2244; seen here as 1,500 refused saves a minute for a user without INSERT on the
-   * published log). Retrying inside the save would also outlast the engine's wait for it ({@code
+   * about a second). Debezium's own retry bounds reconnecting only, and runs a failing statement
+   * again without end (a user without INSERT on the published log: 1,500 refused saves a minute).
+   * Retrying inside the save would also outlast the engine's wait for it ({@code
    * offset.flush.timeout.ms}, 5 s), and saves would queue behind it. Reconnecting stays Debezium's
    * ({@code offset.storage.jdbc.connection.retry.max.attempts}, {@code ...wait.retry.delay.ms}).
    */
@@ -147,7 +142,7 @@ public final class MaskedJdbcOffsetBackingStore extends JdbcOffsetBackingStore {
   }
 
   private static ConnectException failed(PublishedLog log, Exception e, boolean inLog) {
-    String why = PublishedLog.reason(e);
+    String why = StoreFailures.reason(e);
     if (log != null) {
       log.saveFailed(why, inLog);
     }

@@ -1,4 +1,4 @@
-package dev.outboxrelay.relay.cdc;
+package dev.outboxrelay.relay.cdc.internal.debezium;
 
 import java.sql.Connection;
 import java.sql.Driver;
@@ -10,16 +10,20 @@ import java.util.Properties;
 import java.util.logging.Logger;
 
 /**
- * Lets Debezium's JDBC offset store and schema history log in without a password. Debezium 3.5
- * refuses an empty {@code jdbc.connection.password} ("A value is required", removed upstream by
- * debezium/dbz#1957), although the database may let the user in without one (PostgreSQL trust or
- * certificate authentication, a MySQL/MariaDB account without a password). The stores are given
- * {@link #wrap(String) a URL of this driver} and a {@link #PLACEHOLDER} password that satisfies the
- * check; this driver drops the password and connects through the real driver, so the database sees
- * exactly what a login without a password sends. Remove when Debezium accepts an empty password.
+ * Invariant: Debezium's JDBC stores log in exactly as the relay's source user does; a user without
+ * a password reaches the database with no password sent, as a login without one sends.
+ *
+ * <p>Debezium behaviour it answers: {@code JdbcCommonConfig.PROP_PASSWORD} ({@code
+ * jdbc.connection.password} of {@code JdbcOffsetBackingStore} and {@code JdbcSchemaHistory}) is
+ * validated with {@code Field::isRequired} in Debezium 3.5, so an empty password fails the engine
+ * with "A value is required" (debezium/dbz#1957), although the database may let the user in without
+ * one (PostgreSQL trust or certificate authentication, a MySQL/MariaDB account without a password).
+ * For such a user {@link #storeLogin} gives the stores a URL of this driver and a placeholder
+ * password that passes the check; this driver drops the password and connects through the real
+ * driver.
  */
 final class PasswordlessDriver implements Driver {
-  static final String PLACEHOLDER = "none";
+  private static final String PLACEHOLDER = "none";
   private static final String PREFIX = "jdbc:outbox-passwordless:";
 
   static {
@@ -30,8 +34,20 @@ final class PasswordlessDriver implements Driver {
     }
   }
 
+  /**
+   * Sets a JDBC store's login ({@code <prefix>jdbc.connection.url}, {@code .user}, {@code
+   * .password}); through this driver when {@code password} is empty.
+   */
+  static void storeLogin(
+      Properties p, String prefix, String jdbcUrl, String user, String password) {
+    boolean none = password.isEmpty();
+    p.setProperty(prefix + "jdbc.connection.url", none ? wrap(jdbcUrl) : jdbcUrl);
+    p.setProperty(prefix + "jdbc.connection.user", user);
+    p.setProperty(prefix + "jdbc.connection.password", none ? PLACEHOLDER : password);
+  }
+
   /** The URL under which this driver connects to {@code jdbcUrl} without a password. */
-  static String wrap(String jdbcUrl) {
+  private static String wrap(String jdbcUrl) {
     return PREFIX + jdbcUrl.substring("jdbc:".length());
   }
 

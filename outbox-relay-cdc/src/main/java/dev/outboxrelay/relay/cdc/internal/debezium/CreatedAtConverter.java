@@ -1,4 +1,4 @@
-package dev.outboxrelay.relay.cdc.internal;
+package dev.outboxrelay.relay.cdc.internal.debezium;
 
 import io.debezium.spi.converter.CustomConverter;
 import io.debezium.spi.converter.RelationalColumn;
@@ -12,13 +12,20 @@ import java.util.Properties;
 import org.apache.kafka.connect.data.SchemaBuilder;
 
 /**
- * A Debezium converter for the outbox table's creation time: epoch microseconds (INT64, schema
- * {@link #SCHEMA_NAME}) instead of Debezium's {@code ZonedTimestamp}, an ISO-8601 string that the
- * MySQL/MariaDB connector renders with a {@code DateTimeFormatter} built anew for every row (a
- * tenth of the binlog reader's time in a profile of a backlog drain, and about 2.8 kB of garbage
- * per row), and that the relay then parsed back. The relay's settings register it for the one
- * column ({@code <name>.table}, {@code <name>.column}); a user's own {@code converters} setting
- * replaces it, and the relay reads the string again.
+ * The outbox table's creation time as epoch microseconds (INT64, schema {@link #SCHEMA_NAME}), and
+ * back to an instant ({@link #instant(long)}).
+ *
+ * <p>Invariant: a row's creation time reaches the relay as the instant the database stored, to the
+ * microsecond, or as null when the column names no instant; only the one column the relay's
+ * settings name ({@code <name>.table}, {@code <name>.column}) is converted.
+ *
+ * <p>Debezium behaviour it answers: without a converter Debezium renders a timestamp with a time
+ * zone as a {@code ZonedTimestamp}, an ISO-8601 string; the MySQL/MariaDB connector formats it with
+ * a {@code DateTimeFormatter} built anew for every row (a tenth of the binlog reader's time in a
+ * profile of a backlog drain, and about 2.8 kB of garbage per row), and the relay would parse it
+ * back. Debezium instantiates this {@code CustomConverter} by the class name in {@code
+ * <name>.type}. A user's own {@code converters} setting replaces it; the relay then parses
+ * Debezium's string ({@code OutboxEvents}).
  */
 public final class CreatedAtConverter implements CustomConverter<SchemaBuilder, RelationalColumn> {
   /** The schema name of the converted column. */
@@ -47,9 +54,8 @@ public final class CreatedAtConverter implements CustomConverter<SchemaBuilder, 
    * PostgreSQL {@code OffsetDateTime} or {@code Instant}; null for null and for what names no
    * instant: a column default such as {@code CURRENT_TIMESTAMP}, which rows never carry, and a
    * column without a time zone ({@code DATETIME}, PostgreSQL's {@code timestamp}: a wall-clock time
-   * on the server's clock, not a moment), whose rows the relay then dates at their reading, as it
-   * did before this converter (the tables it creates use {@code timestamp(6)} and {@code
-   * timestamptz}).
+   * on the server's clock, not a moment), whose rows the relay then dates at their reading (the
+   * tables it creates use {@code timestamp(6)} and {@code timestamptz}).
    */
   static Long micros(Object raw) {
     Instant at = instant(raw);

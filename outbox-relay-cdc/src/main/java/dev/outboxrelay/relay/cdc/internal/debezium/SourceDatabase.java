@@ -1,16 +1,28 @@
-package dev.outboxrelay.relay.cdc;
+package dev.outboxrelay.relay.cdc.internal.debezium;
 
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.SqlDialect;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Host, port and database of a JDBC URL, for the Debezium connector's settings. */
-record SourceDatabase(SqlDialect dialect, String host, int port, String database) {
+/**
+ * Host, port and database of the relay's JDBC URL, and the dialect that picks the connector.
+ *
+ * <p>Invariant: the connector reads the database the relay's JDBC URL names; a URL that names no
+ * host and database of PostgreSQL, MariaDB or MySQL is refused when the relay is built.
+ *
+ * <p>Debezium behaviour it answers: the connectors take no JDBC URL but {@code database.hostname},
+ * {@code database.port} and the database ({@code database.dbname} on PostgreSQL, {@code
+ * database.include.list} on MySQL/MariaDB).
+ */
+public record SourceDatabase(SqlDialect dialect, String host, int port, String database) {
   private static final Pattern URL =
       Pattern.compile("jdbc:(postgresql|mariadb|mysql)://([^:/?]+)(?::(\\d+))?/([^?;]+).*");
 
-  static SourceDatabase parse(String jdbcUrl) {
+  /**
+   * @throws OutboxConfigException naming {@code jdbcUrl} when it is not such a URL
+   */
+  public static SourceDatabase parse(String jdbcUrl) {
     Matcher m = jdbcUrl == null ? null : URL.matcher(jdbcUrl);
     if (m == null || !m.matches()) {
       throw new OutboxConfigException(

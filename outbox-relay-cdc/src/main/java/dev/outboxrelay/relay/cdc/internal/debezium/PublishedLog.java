@@ -1,4 +1,4 @@
-package dev.outboxrelay.relay.cdc.internal;
+package dev.outboxrelay.relay.cdc.internal.debezium;
 
 import java.nio.ByteBuffer;
 import java.sql.Connection;
@@ -13,12 +13,18 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The acknowledged batches of one relay not yet in its published log table ({@code
- * <table>_cdc_published}): they go into the table in the transaction that stores the engine's
- * position ({@link MaskedJdbcOffsetBackingStore}), so a stored position never runs ahead of the log
- * and a batch costs the stream one commit, not two. Whatever that store did not take (another
- * offset store, a failed flush, the start-up catch-up, where no position is stored) the relay
- * writes itself. The store finds this by the token in the engine's settings ({@link
- * #TOKEN_PROPERTY}). Thread-safe.
+ * <table>_cdc_published}), and how the last save of a position went.
+ *
+ * <p>Invariant: a stored position never runs ahead of the published log. A batch leaves this log
+ * only in a transaction that writes it to the table (the one that stores the engine's position, in
+ * {@link MaskedJdbcOffsetBackingStore}, or one the relay runs itself for what that store did not
+ * take: another offset store, a failed save, the start-up catch-up where no position is stored); if
+ * that transaction does not commit, the batch is pending again, ahead of later ones.
+ *
+ * <p>Debezium behaviour it answers: Debezium instantiates the offset store by class name ({@code
+ * offset.storage}) and hands it nothing but the engine's settings. So the store finds its relay's
+ * log by a token in those settings ({@link #TOKEN_PROPERTY}), and reports each save back here,
+ * since the engine only logs a failed save and offers the position again. Thread-safe.
  */
 public final class PublishedLog implements AutoCloseable {
   /** The engine setting that names the log to the offset store. */
@@ -133,19 +139,6 @@ public final class PublishedLog implements AutoCloseable {
    */
   public String saveFailure() {
     return saveFailure;
-  }
-
-  /**
-   * A failure's message for the relay's state: masked, the driver's next exception's for a batch
-   * (pgjdbc's own holds the statement with its parameters), at most 300 characters.
-   */
-  static String reason(Exception e) {
-    Exception shown = e;
-    if (e instanceof java.sql.BatchUpdateException b && b.getNextException() != null) {
-      shown = b.getNextException();
-    }
-    String why = dev.outboxrelay.core.Secrets.maskText(shown.toString());
-    return why.length() <= 300 ? why : why.substring(0, 297) + "...";
   }
 
   @Override

@@ -1,34 +1,37 @@
-package dev.outboxrelay.relay.cdc;
+package dev.outboxrelay.relay.cdc.internal.debezium;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outboxrelay.core.OutboxTable;
-import dev.outboxrelay.core.SqlDialect;
-import dev.outboxrelay.testing.InMemoryPublisher;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The clean stop's decisions, without Debezium: when the reader counts as caught up. The drain is
- * built as the relay builds it, from the engine's effective settings with the relay's defaults.
+ * built from the engine's settings as {@link EngineProperties} makes them, with the relay's default
+ * batchSize (CdcConfigTest checks that default).
  */
 class StopDrainTest {
   private static final Duration LONG = Duration.ofMinutes(1);
 
   /** The relay's defaults: batchSize 2048 (Debezium's max.batch.size), max.queue.size 8192. */
   private static StopDrain drain() {
-    CdcRelayConfig c =
-        CdcRelay.builder()
-            .source("jdbc:postgresql://db/shop", "cdc", "s3cret")
-            .dataSource(new PGSimpleDataSource())
-            .publisher(new InMemoryPublisher())
-            .build()
-            .config();
+    String url = "jdbc:postgresql://db/shop";
     Properties p =
-        DebeziumConfig.of(c, new CdcSql(OutboxTable.defaults(), SqlDialect.POSTGRESQL, false));
+        EngineProperties.of(
+            new EngineProperties.Inputs(
+                "cdc",
+                "cdc",
+                url,
+                "cdc",
+                "s3cret",
+                SourceDatabase.parse(url),
+                OutboxTable.defaults(),
+                Duration.ofMillis(20),
+                2048,
+                new Properties()));
     assertThat(p).containsEntry("max.batch.size", "2048").containsEntry("max.queue.size", "8192");
     return new StopDrain(p);
   }

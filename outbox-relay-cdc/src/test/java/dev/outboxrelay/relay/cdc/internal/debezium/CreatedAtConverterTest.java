@@ -1,4 +1,4 @@
-package dev.outboxrelay.relay.cdc.internal;
+package dev.outboxrelay.relay.cdc.internal.debezium;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.outboxrelay.relay.cdc;
+package dev.outboxrelay.relay.cdc.internal.debezium;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,7 +11,7 @@ class EngineSilenceTest {
 
   private static Properties engine(String... keyValues) {
     Properties p = new Properties();
-    p.setProperty("heartbeat.interval.ms", "1000"); // as DebeziumConfig sets it
+    p.setProperty("heartbeat.interval.ms", "1000"); // as EngineProperties sets it
     for (int i = 0; i < keyValues.length; i += 2) {
       p.setProperty(keyValues[i], keyValues[i + 1]);
     }
