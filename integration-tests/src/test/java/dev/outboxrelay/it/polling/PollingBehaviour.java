@@ -328,7 +328,7 @@ abstract class PollingBehaviour extends PollingFixture {
     List<OutboxMessage> sent = commit("kept", 3);
     await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds("kept").size() == 3);
     // Awaited, not read at once: a live stream's rows are marked up to 50 ms after their
-    // acknowledgements (RelayWorker.MARK_DELAY), so the consumer may see them first.
+    // acknowledgements (PendingMarks.MARK_DELAY), so the consumer may see them first.
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> count("SELECT COUNT(*) FROM outbox WHERE published_at IS NOT NULL") == 3);

@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
@@ -279,18 +278,9 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     return published.saveFailure();
   }
 
-  /** The engine's silence, heartbeats included, when longer than {@link EngineSilence} allows. */
-  Optional<Duration> silentBeyondLimit() {
-    return silence.beyondLimit(System.nanoTime());
-  }
-
-  Optional<Duration> silenceLimit() {
-    return silence.limit();
-  }
-
-  /** Batches the engine has handed over and the relay handled; any thread. */
-  long batchesHandled() {
-    return silence.handled();
+  /** The engine's batches and silences, heartbeats included ({@link EngineSilence}). */
+  EngineSilence silence() {
+    return silence;
   }
 
   /** Keys backing off after a transient failure; any thread. */

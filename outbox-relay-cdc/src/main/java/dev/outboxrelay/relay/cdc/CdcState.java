@@ -31,7 +31,7 @@ final class CdcState {
       // be purged past it (lost at the next start). Not healthy, though rows move.
       return state(Phase.FAILED, "cannot store its position: " + saveFailure, retrying, parked);
     }
-    Optional<Duration> silent = p.silentBeyondLimit();
+    Optional<Duration> silent = p.silence().beyondLimit(System.nanoTime());
     if (silent.isPresent()) {
       // The engine has not failed, yet its reader hands over nothing, not even heartbeats.
       return state(Phase.FAILED, silence(silent.get(), p), retrying, parked);
@@ -44,7 +44,7 @@ final class CdcState {
     return "the engine has handed over nothing, heartbeats included, for "
         + silent.toSeconds()
         + " s (limit "
-        + p.silenceLimit().map(Duration::toSeconds).orElse(0L)
+        + p.silence().limit().map(Duration::toSeconds).orElse(0L)
         + " s): its reader is stuck or its connection dead; the log has the engine's last"
         + " warnings";
   }

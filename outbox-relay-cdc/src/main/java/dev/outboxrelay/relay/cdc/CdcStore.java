@@ -13,7 +13,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,20 +25,16 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.LongStream;
 import javax.sql.DataSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs {@link CdcSql} statements in READ COMMITTED, each in its own auto-commit unit except the
  * retention's (a logged batch's marks with the forgetting of its log row).
  */
 final class CdcStore {
-  private static final Logger log = LoggerFactory.getLogger(CdcStore.class);
-
   private final DataSource dataSource;
   private final CdcSql sql;
   private final PointStatements points;
-  private volatile boolean minimalImages = true; // until the server refuses it
+  private final MinimalRowImages minimalImages;
 
   /** How rows are named in statements, read from the table at first use. */
   private final RowsByKey.Once rowKeys;
@@ -49,6 +44,7 @@ final class CdcStore {
     this.sql = sql;
     this.points = new PointStatements(sql, this::connection);
     this.rowKeys = new RowsByKey.Once(sql.table(), sql.dialect);
+    this.minimalImages = new MinimalRowImages(sql.locksToWait());
   }
 
   /**
@@ -265,7 +261,7 @@ final class CdcStore {
       return 0;
     }
     try (Connection c = connection()) {
-      boolean minimal = minimalRowImages(c);
+      boolean minimal = minimalImages.set(c);
       try {
         for (Map.Entry<Long, List<UUID>> batch : logged.entrySet()) {
           c.setAutoCommit(false);
@@ -283,38 +279,11 @@ final class CdcStore {
         }
       } finally {
         if (minimal) {
-          try (Statement st = c.createStatement()) {
-            st.execute("SET SESSION binlog_row_image = DEFAULT"); // the pool's connection as it was
-          }
+          MinimalRowImages.reset(c);
         }
       }
     }
     return logged.size();
-  }
-
-  /**
-   * MySQL/MariaDB: the retention's deletes write row images of the primary key alone to the binlog
-   * (session {@code binlog_row_image=MINIMAL}) instead of whole rows with their payload: Debezium
-   * reads every binlog event, deletes included, before it skips them, and the binlog is flushed at
-   * each commit, a live writer's commits included. A replica applies such a delete by the key, as
-   * it does the full image of a table with a primary key. Where the server refuses the setting (a
-   * privilege), the deletes log full images, as before; said once.
-   */
-  private boolean minimalRowImages(Connection c) {
-    if (!sql.locksToWait() || !minimalImages) {
-      return false;
-    }
-    try (Statement st = c.createStatement()) {
-      st.execute("SET SESSION binlog_row_image = 'MINIMAL'");
-      return true;
-    } catch (SQLException e) {
-      minimalImages = false;
-      log.info(
-          "Retention deletes log full row images: the server refused binlog_row_image=MINIMAL"
-              + " for the session ({})",
-          e.getMessage());
-      return false;
-    }
   }
 
   void park(PendingRow row, String reason) throws SQLException {

@@ -236,12 +236,12 @@ final class CdcStream {
     if (engine.failed()) {
       return; // its failure is logged and reported; a restarted engine is watched afresh
     }
-    java.util.Optional<Duration> silent = processor.silentBeyondLimit();
+    java.util.Optional<Duration> silent = processor.silence().beyondLimit(System.nanoTime());
     if (silent.isPresent() && !silenceReported) {
       silenceReported = true;
-      batchesAtSilence = processor.batchesHandled();
+      batchesAtSilence = processor.silence().handled();
       log.error("{} - {}", config.name(), CdcState.silence(silent.get(), processor));
-    } else if (silenceReported && processor.batchesHandled() > batchesAtSilence) {
+    } else if (silenceReported && processor.silence().handled() > batchesAtSilence) {
       silenceReported = false;
       log.info("{} - the engine hands over batches again", config.name());
     }

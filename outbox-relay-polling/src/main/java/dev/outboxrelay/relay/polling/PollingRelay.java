@@ -6,9 +6,11 @@ import dev.outboxrelay.core.RelayState;
 import dev.outboxrelay.core.RelayState.Phase;
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.relay.engine.Lifecycle;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.UUID;
@@ -40,15 +42,16 @@ public final class PollingRelay implements Relay {
   private volatile RelayWorker worker;
   private volatile BatchPublisher batches;
   private volatile Thread thread;
-  private volatile boolean stopping;
-  private volatile String death; // what ended the worker thread, if it was not a stop
+  private final Lifecycle lifecycle;
   private PgNotifyListener notifyListener;
   private ScheduledExecutorService renewer;
   private ScheduledExecutorService deadLetterer;
+  private Optional<DeadLetterRounds> deadLetters = Optional.empty();
 
   PollingRelay(PollingRelayConfig config) {
     this.config = config;
     this.owner = config.name() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    this.lifecycle = new Lifecycle(config.name());
   }
 
   /** A builder; see its methods for the defaults. */
@@ -79,8 +82,17 @@ public final class PollingRelay implements Relay {
             config.dataSource(), sql, owner, config.retention().keepsRows(), config.strictOrder());
     Waker waker = new Waker();
     batches = new BatchPublisher(config, store);
+    deadLetters = DeadLetterRounds.of(config, sql.state, leases);
     worker =
-        new RelayWorker(config, leases, store, batches, waker, sql.state, r -> daemon(r, "-apply"));
+        new RelayWorker(
+            config,
+            leases,
+            store,
+            batches,
+            waker,
+            deadLetters,
+            lifecycle,
+            r -> daemon(r, "-apply"));
     log.info("{} - starting as {} on {} table {}", config.name(), owner, dialect, config.table());
     if (config.listenNotify() && dialect == SqlDialect.POSTGRESQL && pgjdbcPresent()) {
       notifyListener =
@@ -91,21 +103,22 @@ public final class PollingRelay implements Relay {
     Thread t = daemon(worker, "");
     t.setUncaughtExceptionHandler(
         (th, e) -> {
-          death = Secrets.maskText(e.toString());
+          lifecycle.tryMoveTo(
+              Phase.FAILED, "worker thread not running: " + Secrets.maskText(e.toString()));
           log.error("{} - worker thread died", config.name(), e);
         });
     thread = t;
+    lifecycle.moveTo(Phase.STARTING, "taking key-bucket leases");
     t.start();
     // Renewal runs apart from the worker, so a long publish (broker outage) keeps the leases.
     long every = Math.max(100, config.leaseDuration().toMillis() / 3);
     renewer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "-lease"));
     renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
-    if (worker.deadLettering()) {
+    if (deadLetters.isPresent()) {
       // Its own thread: a copy's send may block up to the publish timeout; the claim loop and the
       // lease renewal must not wait for it. The sweep paces its rounds itself.
       deadLetterer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "-dead-letter"));
-      deadLetterer.scheduleWithFixedDelay(
-          worker::sweepDeadLetters, 500, 500, TimeUnit.MILLISECONDS);
+      deadLetterer.scheduleWithFixedDelay(deadLetters.get()::run, 500, 500, TimeUnit.MILLISECONDS);
     }
     return this;
   }
@@ -119,7 +132,7 @@ public final class PollingRelay implements Relay {
     if (thread == null) {
       return;
     }
-    stopping = true;
+    lifecycle.tryMoveTo(Phase.STOPPING, "stopping");
     stopHelpers();
     worker.stop();
     join(config.publishTimeout().plusSeconds(5));
@@ -134,7 +147,7 @@ public final class PollingRelay implements Relay {
     if (thread == null) {
       return;
     }
-    stopping = true;
+    lifecycle.tryMoveTo(Phase.STOPPING, "stopping");
     renewer.shutdownNow();
     stopHelpers();
     worker.abort();
@@ -152,6 +165,7 @@ public final class PollingRelay implements Relay {
 
   private void stopHelpers() {
     renewer.shutdown();
+    deadLetters.ifPresent(DeadLetterRounds::stop);
     if (deadLetterer != null) {
       deadLetterer.shutdownNow(); // interrupts a copy in flight; it is retried after a restart
     }
@@ -166,41 +180,27 @@ public final class PollingRelay implements Relay {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    if (!thread.isAlive()) {
+      lifecycle.tryMoveTo(Phase.STOPPED, "stopped"); // the worker ended, or had died before
+    }
   }
 
   /** What the relay is doing now; see the class comment. Never blocks. */
   @Override
   public RelayState state() {
-    Thread t = thread;
-    if (t == null) {
-      return RelayState.of(Phase.NEW, "not started");
-    }
-    if (stopping) {
-      return t.isAlive()
-          ? RelayState.of(Phase.STOPPING, "stopping")
-          : RelayState.of(Phase.STOPPED, "stopped");
+    Lifecycle.Now now = lifecycle.now();
+    Phase phase = now.phase();
+    if (phase == Phase.NEW || phase == Phase.STOPPING || phase == Phase.STOPPED) {
+      return RelayState.of(phase, now.reason());
     }
     int buckets = leases.usable().size();
-    RelayWorker w = worker;
-    String failed = w.failure();
-    Phase phase;
-    String reason;
-    if (!t.isAlive()) {
-      phase = Phase.FAILED;
-      reason = "worker thread not running" + (death == null ? "" : ": " + death);
-    } else if (failed != null) {
-      phase = Phase.FAILED;
-      reason = "retrying after " + failed;
-    } else if (!w.leasesTaken()) {
-      phase = Phase.STARTING;
-      reason = "taking key-bucket leases";
-    } else if (buckets == 0) {
-      phase = Phase.STANDBY;
-      reason = "owns no key buckets";
-    } else {
-      phase = Phase.ACTIVE;
-      reason = "";
+    if (phase == Phase.ACTIVE && buckets == 0) {
+      return polling(Phase.STANDBY, "owns no key buckets", buckets); // its leases ran out
     }
+    return polling(phase, now.reason(), buckets);
+  }
+
+  private RelayState polling(Phase phase, String reason, int buckets) {
     return new RelayState(
         phase, reason, OptionalInt.of(buckets), batches.retryingKeys(), OptionalInt.empty());
   }

@@ -1,23 +1,19 @@
 package dev.outboxrelay.relay.polling;
 
+import dev.outboxrelay.core.RelayState.Phase;
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.core.rows.PendingRow;
-import dev.outboxrelay.relay.engine.DeadLetterSweep;
+import dev.outboxrelay.relay.engine.Lifecycle;
 import dev.outboxrelay.relay.engine.Listeners;
 import dev.outboxrelay.relay.engine.PublishOutcome;
 import dev.outboxrelay.relay.engine.Purge;
-import dev.outboxrelay.relay.engine.StateSql;
 import io.github.resilience4j.core.IntervalFunction;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,40 +32,15 @@ import org.slf4j.LoggerFactory;
  * batch in flight and goes back to single claims; it does so as well before it sleeps, rebalances
  * its leases or stops.
  *
- * <p>A sent batch is applied (its acknowledgements awaited, then marked, backed off, parked) on the
- * relay's {@code -apply} thread, one batch at a time in the order they were sent, so the mark of
- * one lane's batch runs on the database while this thread claims the next lane: the claim and the
- * mark, each a round trip and a commit, overlap instead of following each other. This thread waits
- * for a lane's batch to be applied before it claims that lane again, so the rule above holds as it
- * did when this thread applied batches itself. With a dead-letter topic, the relay's {@code
- * -dead-letter} thread copies parked keys' messages there through {@link #sweepDeadLetters} ({@link
- * DeadLetterSweep}, outbox-relay-engine), for the buckets held at the time (parked keys are never
- * claimed, so a copy cannot overtake a batch in flight).
- *
- * <p>A live stream (single claims, with more than one batch in flight allowed and no strict order):
- * after a pass that published rows the relay polls again within {@link Waker#FOLLOW_UP} for {@link
- * Waker#FOLLOW_UP_WINDOW}, and it marks the acknowledged rows of several passes together ({@link
- * PendingMarks}), at least every {@link #MARK_DELAY}, before it sleeps longer, rebalances, drains a
- * backlog or stops, so that finding rows within milliseconds does not cost a durable commit every
- * few milliseconds beside the application's writers. Until marked, the claims skip those rows by
- * their {@code seq}, and each pass reads its leases first (a plain read), so a relay that lost a
- * bucket learns it before its next claim, as it would from its next mark. The rows awaiting their
- * mark and the batch in flight together stay within {@code batchSize * inFlightBatches}, the bound
- * on messages sent again after a kill. A backoff after an outage is not shortened by the
- * follow-ups, and the rows acknowledged before it are marked first.
+ * <p>A sent batch is applied on the relay's {@code -apply} thread ({@link Lanes}), so the mark of
+ * one lane's batch overlaps the claim of the next; a lane is claimed again only after its batch was
+ * applied, so the rule above holds. A live stream's marks wait in {@link PendingMarks}. With a
+ * dead-letter topic, the relay's {@code -dead-letter} thread copies parked keys' messages there
+ * ({@link DeadLetterRounds}).
  */
 final class RelayWorker implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(RelayWorker.class);
   private static final int MAX_EXCLUDED_KEYS = 1000;
-
-  /** The longest a live stream's acknowledged rows wait for their mark. */
-  static final Duration MARK_DELAY = Duration.ofMillis(50);
-
-  /**
-   * The most rows awaiting their mark that a claim skips ({@code seq NOT IN (...)}): a short list
-   * of parameters (MariaDB turns an IN list of 1,000 values or more into a subquery).
-   */
-  static final int MAX_SKIPPED = 500;
 
   private final PollingRelayConfig config;
   private final Leases leases;
@@ -77,7 +48,7 @@ final class RelayWorker implements Runnable {
   private final BatchPublisher batches;
   private final Waker waker;
   private final IntervalFunction outageBackoff;
-  private final DeadLetterSweep deadLetters;
+  private final Optional<DeadLetterRounds> deadLetters;
 
   /** Acknowledged rows of a live stream awaiting their mark (empty unless {@link #deferMarks}). */
   private final PendingMarks pendingMarks = new PendingMarks();
@@ -87,15 +58,11 @@ final class RelayWorker implements Runnable {
 
   private volatile boolean running = true;
   private volatile boolean aborted;
-  private volatile boolean leasesTaken; // the first rebalance ran
-  private volatile String failure; // the last pass failed with this; null once a pass succeeds
+  private final Lifecycle lifecycle;
   private int outageAttempts;
 
-  /** Per lane, its batch in flight being applied on {@link #applier} (null if none). */
-  private final List<Future<PublishOutcome>> inFlight;
-
-  /** Applies sent batches, one at a time, in the order sent (the {@code -apply} thread). */
-  private final ExecutorService applier;
+  /** Per lane, its batch in flight, applied on the {@code -apply} thread. */
+  private final Lanes inFlight;
 
   /** Lanes in use: 1 (every bucket in one claim) unless draining a backlog. */
   private int active = 1;
@@ -114,37 +81,22 @@ final class RelayWorker implements Runnable {
       RelayStore store,
       BatchPublisher batches,
       Waker waker,
-      StateSql state,
+      Optional<DeadLetterRounds> deadLetters,
+      Lifecycle lifecycle,
       ThreadFactory applyThread) {
     this.config = config;
+    this.lifecycle = lifecycle;
     this.leases = leases;
     this.store = store;
     this.batches = batches;
     this.waker = waker;
     this.outageBackoff = config.backoff();
-    this.deadLetters =
-        config
-            .deadLetterTopic()
-            .map(
-                topic ->
-                    new DeadLetterSweep(
-                        new DeadLetterSweep.Settings(
-                            config.name(),
-                            config.publisher(),
-                            topic,
-                            config.publishTimeout(),
-                            outageBackoff,
-                            config.listener()),
-                        () -> RelaySql.relayConnection(config.dataSource()),
-                        state,
-                        config.ticker()))
-            .orElse(null);
+    this.deadLetters = deadLetters;
     // Strict order publishes one sequence prefix at a time: one lane.
     int lanes = config.strictOrder() ? 1 : config.inFlightBatches();
-    this.inFlight = new ArrayList<>(Collections.nCopies(lanes, null));
+    this.inFlight = new Lanes(lanes, applyThread);
     // One batch in flight is the sequential loop (claim, publish, mark), as documented.
     this.deferMarks = lanes > 1;
-    this.applier = Executors.newSingleThreadExecutor(applyThread);
     this.purge = new Purge(config.retention(), store::purgePublished, config.ticker());
   }
 
@@ -159,7 +111,6 @@ final class RelayWorker implements Runnable {
     while (running) {
       try {
         Duration idle = cycle();
-        failure = null;
         if (!idle.isZero()) {
           waker.await(idle); // cycle() capped an idle wait for follow-ups, not a backoff
         }
@@ -175,10 +126,11 @@ final class RelayWorker implements Runnable {
     if (!aborted) {
       finishQuietly();
       batches.releaseAll(leases);
-      applier.shutdown();
+      inFlight.shutdown();
     } else {
-      applier.shutdownNow(); // as a killed process: a batch being applied may or may not be marked
+      inFlight.shutdownNow(); // as a killed process: a batch being applied may or may not be marked
     }
+    lifecycle.tryMoveTo(Phase.STOPPED, "stopped");
   }
 
   /** On a graceful stop: batches still in flight are applied, so they are not sent again. */
@@ -216,13 +168,12 @@ final class RelayWorker implements Runnable {
       markPending(); // while the buckets are still ours
       Set<Integer> before = leases.usable();
       leases.rebalance();
-      leasesTaken = true;
+      boolean owns = !leases.usable().isEmpty();
+      lifecycle.tryMoveTo(owns ? Phase.ACTIVE : Phase.STANDBY, owns ? "" : "owns no key buckets");
       nextRebalanceNanos = now + config.leaseDuration().toNanos() / 3;
       if (!before.equals(leases.usable())) {
         batches.forgetBackoff();
-        if (deadLetters != null) {
-          deadLetters.forgetBackoff();
-        }
+        deadLetters.ifPresent(DeadLetterRounds::forgetBackoff);
         config.listener().onLeasesChanged(leases.usable());
       }
     }
@@ -235,7 +186,7 @@ final class RelayWorker implements Runnable {
     if (outage != null) {
       return outageWait(outage);
     }
-    if (marksDue(System.nanoTime())) {
+    if (pendingMarks.due(System.nanoTime(), config.batchSize(), inFlight.size())) {
       markPending();
     }
     List<Integer> buckets = new ArrayList<>();
@@ -255,8 +206,7 @@ final class RelayWorker implements Runnable {
                 buckets, batches.waitingKeys(MAX_EXCLUDED_KEYS), unmarked, config.batchSize());
     BatchPublisher.InFlight sent = rows.isEmpty() ? null : batches.send(rows, leases);
     PendingMarks deferTo = active == 1 && deferMarks ? pendingMarks : null;
-    inFlight.set(
-        lane, sent == null ? null : applier.submit(() -> batches.finish(sent, leases, deferTo)));
+    inFlight.submit(lane, sent == null ? null : () -> batches.finish(sent, leases, deferTo));
     if (sent != null && deferTo != null) {
       waker.followUp();
     }
@@ -303,30 +253,9 @@ final class RelayWorker implements Runnable {
     return outage;
   }
 
-  /**
-   * Whether the rows awaiting their mark should be marked before the next claim: the oldest waited
-   * {@link #MARK_DELAY}, one more batch in flight would take them past {@code batchSize *
-   * inFlightBatches}, or the claim would skip {@link #MAX_SKIPPED} of them or more.
-   */
-  private boolean marksDue(long nowNanos) {
-    if (pendingMarks.isEmpty()) {
-      return false;
-    }
-    int batch = config.batchSize();
-    int rows = pendingMarks.rows();
-    return pendingMarks.waitedNanos(nowNanos) >= MARK_DELAY.toNanos()
-        || rows + batch > batch * inFlight.size()
-        || rows >= MAX_SKIPPED;
-  }
-
   /** Marks every acknowledged row awaiting its mark; kept for the next try if the mark fails. */
   private void markPending() throws SQLException {
-    if (pendingMarks.isEmpty()) {
-      return;
-    }
-    List<BatchPublisher.Acked> waiting = pendingMarks.waiting();
-    batches.mark(waiting, leases);
-    pendingMarks.marked(waiting);
+    pendingMarks.markAll(batches, leases);
   }
 
   /**
@@ -350,53 +279,12 @@ final class RelayWorker implements Runnable {
    * acknowledged, nothing rejected in any of them).
    */
   private Duration finishAll() throws SQLException, InterruptedException {
-    PublishOutcome combined = null;
-    SQLException failed = null;
-    for (int lane = 0; lane < inFlight.size(); lane++) {
-      try { // every lane is applied (or dropped, to be claimed again) even if one fails
-        PublishOutcome outcome = apply(lane);
-        if (combined != PublishOutcome.PROGRESS && outcome != null) {
-          combined = outcome;
-        }
-      } catch (SQLException e) {
-        failed = failed == null ? e : failed;
-      }
-    }
-    if (failed != null) {
-      throw failed;
-    }
-    return outcome(combined);
+    return outcome(inFlight.finishAll());
   }
 
   /** Applies a lane's batch in flight; returns the relay's backoff if the broker looks down. */
   private Duration finish(int lane) throws SQLException, InterruptedException {
-    return outcome(apply(lane));
-  }
-
-  /** Waits for the lane's batch in flight to be applied; null if it has none. */
-  private PublishOutcome apply(int lane) throws SQLException, InterruptedException {
-    Future<PublishOutcome> applying = inFlight.get(lane);
-    if (applying == null) {
-      return null;
-    }
-    try {
-      PublishOutcome outcome = applying.get();
-      inFlight.set(lane, null);
-      return outcome;
-    } catch (ExecutionException e) {
-      inFlight.set(lane, null); // applied at most once, even if applying failed
-      Throwable cause = e.getCause();
-      if (cause instanceof SQLException sql) {
-        throw sql;
-      }
-      if (cause instanceof InterruptedException interrupted) {
-        throw interrupted;
-      }
-      if (cause instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      throw new IllegalStateException(cause);
-    }
+    return outcome(inFlight.finish(lane));
   }
 
   /**
@@ -423,7 +311,7 @@ final class RelayWorker implements Runnable {
   private boolean backOff(Exception e) {
     Duration delay = Duration.ofMillis(outageBackoff.apply(++outageAttempts));
     log.warn("{} - {}; retrying in {} ms", config.name(), e.toString(), delay.toMillis());
-    failure = Secrets.maskText(e.toString());
+    lifecycle.tryMoveTo(Phase.FAILED, "retrying after " + Secrets.maskText(e.toString()));
     Listeners.safely(config.name(), () -> config.listener().onError(e, delay));
     leases.invalidate();
     nextRebalanceNanos = System.nanoTime();
@@ -434,39 +322,6 @@ final class RelayWorker implements Runnable {
       Thread.currentThread().interrupt();
       return false;
     }
-  }
-
-  /**
-   * A round of the dead-letter sweep for the buckets held now, if one is due. Called by the relay's
-   * own {@code -dead-letter} thread, never by the claim loop: a copy's send can block up to the
-   * publish timeout (a missing topic, a slow broker), longer than a lease lives.
-   */
-  void sweepDeadLetters() {
-    Set<Integer> held = leases.usable();
-    if (deadLetters == null || held.isEmpty() || !running) {
-      return;
-    }
-    try {
-      deadLetters.run(List.copyOf(held));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      log.warn("{} - dead-letter round failed: {}", config.name(), Secrets.maskText(e.toString()));
-    }
-  }
-
-  boolean deadLettering() {
-    return deadLetters != null;
-  }
-
-  /** Whether the first lease rebalance ran (the relay knows which buckets it owns). */
-  boolean leasesTaken() {
-    return leasesTaken;
-  }
-
-  /** What the last pass failed with (masked), or null if it succeeded; any thread. */
-  String failure() {
-    return failure;
   }
 
   void stop() {
