@@ -13,7 +13,8 @@ import java.util.function.Consumer;
  * published messages the broker holds ({@code verify} and the reconciliation loop ask it), and
  * whether the broker answers (start-up and readiness ask it). Implementations must be thread-safe.
  *
- * <p>Contract:
+ * <p>Contract, checked on each shipped broker by the daemon's {@code ReconcileContract} and on a
+ * third party's jar by its {@code PluginPublisherIT}:
  *
  * <ul>
  *   <li>{@link #present} returns only ids of messages it was given, and only of those the broker

@@ -20,6 +20,18 @@ final class BrokerWait {
   private BrokerWait() {}
 
   /**
+   * The reader's probe; one that throws (a third party's bug) counts as no answer, so neither the
+   * start-up wait nor the readiness sampler stops on it.
+   */
+  static Probe ask(BrokerCheck check, Duration timeout) {
+    try {
+      return check.probe(timeout);
+    } catch (RuntimeException e) {
+      return Probe.noAnswer("the probe failed: " + e);
+    }
+  }
+
+  /**
    * @throws StartupFailure {@link Kind#UNAVAILABLE} naming the broker, past the deadline; {@link
    *     Kind#AUTHENTICATION} at once if the broker refuses the credentials or the TLS handshake
    */
@@ -27,7 +39,7 @@ final class BrokerWait {
       BrokerCheck check, RelayConfig relay, int index, long deadlineNanos, Duration budget) {
     for (int attempt = 1; ; attempt++) {
       long leftMs = (deadlineNanos - System.nanoTime()) / 1_000_000;
-      Probe probe = check.probe(Duration.ofMillis(Math.max(500, Math.min(MAX_PROBE_MS, leftMs))));
+      Probe probe = ask(check, Duration.ofMillis(Math.max(500, Math.min(MAX_PROBE_MS, leftMs))));
       if (probe.outcome() == Probe.Outcome.REFUSED) {
         throw new StartupFailure(
             Kind.AUTHENTICATION,

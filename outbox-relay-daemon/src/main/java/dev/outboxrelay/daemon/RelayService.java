@@ -251,7 +251,7 @@ final class RelayService implements AutoCloseable {
    * reader, or a reader without a probe, is judged by its publish outcomes only).
    */
   private Optional<String> probeBroker() {
-    Probe probe = check == null ? Probe.notAsked() : check.probe(PROBE_TIMEOUT);
+    Probe probe = check == null ? Probe.notAsked() : BrokerWait.ask(check, PROBE_TIMEOUT);
     return switch (probe.outcome()) {
       case ANSWERED, NOT_ASKED -> Optional.empty();
       case NO_ANSWER -> Optional.of(probe.reason());
