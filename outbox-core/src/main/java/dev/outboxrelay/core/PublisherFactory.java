@@ -55,6 +55,19 @@ public interface PublisherFactory {
   record RequestLimit(String key, long bytes) {}
 
   /**
+   * A reader of the broker the publisher made from {@code settings} sends to: {@code verify} and
+   * the daemon's reconciliation need one, and its {@link BrokerCheck#probe} tells readiness whether
+   * the broker answers. Creating it opens no connection. Default: empty (the daemon refuses {@code
+   * verify} and {@code reconcile} for this publisher, and judges readiness by publish outcomes).
+   *
+   * @param settings publisher settings, as for {@link #create}
+   * @throws OutboxConfigException naming an invalid setting
+   */
+  default Optional<BrokerCheck> brokerCheck(Map<String, String> settings) {
+    return Optional.empty();
+  }
+
+  /**
    * The factory named {@code name} on the class path of {@code loader} ({@link
    * java.util.ServiceLoader}), if any.
    */

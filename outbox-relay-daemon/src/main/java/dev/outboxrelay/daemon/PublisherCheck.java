@@ -11,9 +11,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The checks of a relay's publisher section that need no server: its type, its settings (the
- * factory's {@link PublisherFactory#validate}) and the dead-letter topic's name. {@code run} makes
- * them for every relay before it waits for any database or broker, so an operator with a bad
- * setting and a database that is not up yet learns of the setting at once (exit 2).
+ * factory's {@link PublisherFactory#validate}), the dead-letter topic's name, and with {@code
+ * reconcile.enabled} a broker reader offered by the factory. {@code run} makes them for every relay
+ * before it waits for any database or broker, so an operator with a bad setting and a database that
+ * is not up yet learns of the setting at once (exit 2).
  */
 final class PublisherCheck {
   private static final Logger log = LoggerFactory.getLogger(PublisherCheck.class);
@@ -41,6 +42,9 @@ final class PublisherCheck {
     if (problem != null) {
       throw new OutboxConfigException(
           "relays[" + index + "].publisher.dead-letter-topic", topic, problem);
+    }
+    if (relay.reconcile().enabled()) {
+      Wiring.brokerCheck(relay, index, "reconcile.enabled").close(); // offered; opened nothing
     }
   }
 

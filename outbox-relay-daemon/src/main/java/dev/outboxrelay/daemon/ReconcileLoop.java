@@ -1,5 +1,6 @@
 package dev.outboxrelay.daemon;
 
+import dev.outboxrelay.core.BrokerCheck;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.daemon.config.RelayConfig;
@@ -43,7 +44,7 @@ final class ReconcileLoop implements AutoCloseable {
 
   ReconcileLoop(
       RelayConfig relay,
-      int index,
+      BrokerCheck check,
       OutboxAdmin admin,
       Publisher publisher,
       ReconcileMeters meters,
@@ -51,7 +52,7 @@ final class ReconcileLoop implements AutoCloseable {
     this.relay = relay;
     this.config = relay.reconcile();
     this.admin = admin;
-    this.check = BrokerCheck.of(relay, index);
+    this.check = check;
     this.publisher = publisher;
     this.meters = meters;
     this.clock = clock;

@@ -1,5 +1,6 @@
 package dev.outboxrelay.daemon;
 
+import dev.outboxrelay.core.BrokerCheck;
 import dev.outboxrelay.core.MessageContract;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishResult;

@@ -1,6 +1,8 @@
 package dev.outboxrelay.daemon;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.BrokerCheck;
+import dev.outboxrelay.core.BrokerCheck.Probe;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.Relay;
 import dev.outboxrelay.core.RelayState;
@@ -38,7 +40,7 @@ final class RelayService implements AutoCloseable {
   private final Publisher publisher;
   private final RelayMeters metrics;
   private final OutboxAdmin admin;
-  private final BrokerProbe probe;
+  private final BrokerCheck check; // null: the publisher offers no broker reader
   private final RelayHealth health;
   private final DrainProgress progress;
   private final CdcRole cdcRole; // null for a polling relay
@@ -50,12 +52,12 @@ final class RelayService implements AutoCloseable {
       HikariDataSource pool,
       Publisher publisher,
       RelayMeters metrics,
-      BrokerProbe probe) {
+      BrokerCheck check) {
     this.config = config;
     this.pool = pool;
     this.publisher = publisher;
     this.metrics = metrics;
-    this.probe = probe;
+    this.check = check;
     this.admin = OutboxAdmin.of(pool, config.table());
     this.health = new RelayHealth(config.publishTimeout(), config.backoffMax(), System::nanoTime);
     this.progress = new DrainProgress(config.name(), System::nanoTime);
@@ -66,12 +68,13 @@ final class RelayService implements AutoCloseable {
    * Builds the pool, publisher and relay of one config entry (nothing runs yet), after checking
    * what can be checked: the database (waited for until {@code deadlineNanos}), the tables, the
    * relay's settings (building it: a config error exits 2 before the broker is waited for), the
-   * broker (waited for too). Whatever was opened is closed if a step fails.
+   * broker (waited for too, through the probe of the publisher's broker reader, if it offers one).
+   * Whatever was opened is closed if a step fails.
    */
   static RelayService create(
       RelayConfig config, int index, MeterRegistry registry, long deadlineNanos, Duration budget) {
     HikariDataSource pool = DatabaseConnect.open(config, index, deadlineNanos, budget);
-    BrokerProbe probe = null;
+    BrokerCheck check = null;
     Publisher publisher = null;
     try {
       if (config.createSchema()) {
@@ -84,11 +87,14 @@ final class RelayService implements AutoCloseable {
       }
       SchemaCheck.require(pool, config, index);
       publisher = Wiring.publisher(config, index);
-      probe = BrokerProbe.of(config.publisher());
+      check =
+          config.reconcile().enabled()
+              ? Wiring.brokerCheck(config, index, "reconcile.enabled")
+              : Wiring.offeredBrokerCheck(config, index).orElse(null);
       RelayMeters metrics =
           new RelayMeters(config.name(), config.mode().name().toLowerCase(Locale.ROOT));
       metrics.bindTo(registry);
-      RelayService service = new RelayService(config, pool, publisher, metrics, probe);
+      RelayService service = new RelayService(config, pool, publisher, metrics, check);
       service.build();
       if (config.reconcile().enabled()) {
         ReconcileMeters meters =
@@ -96,20 +102,22 @@ final class RelayService implements AutoCloseable {
         meters.bindTo(registry);
         service.reconcile =
             new ReconcileLoop(
-                config, index, service.admin, publisher, meters, java.time.Clock.systemUTC());
+                config, check, service.admin, publisher, meters, java.time.Clock.systemUTC());
       }
-      BrokerWait.await(probe, config, index, deadlineNanos, budget);
+      if (check != null) {
+        BrokerWait.await(check, config, index, deadlineNanos, budget);
+      }
       return service;
     } catch (RuntimeException e) {
-      closeAll(probe, publisher, pool);
+      closeAll(check, publisher, pool);
       throw e;
     }
   }
 
-  private static void closeAll(BrokerProbe probe, Publisher publisher, HikariDataSource pool) {
+  private static void closeAll(BrokerCheck check, Publisher publisher, HikariDataSource pool) {
     try {
-      if (probe != null) {
-        probe.close();
+      if (check != null) {
+        check.close();
       }
     } finally {
       try {
@@ -230,7 +238,7 @@ final class RelayService implements AutoCloseable {
       log.debug("Relay {}: sampling the table failed: {}", config.name(), e.toString());
     }
     if (health.needsProbe()) {
-      health.probed(probe.checkAnswer(PROBE_TIMEOUT));
+      health.probed(probeBroker());
     }
     if (cdcRole != null && relay.state().phase() != RelayState.Phase.NEW) {
       cdcRole.sample();
@@ -238,12 +246,27 @@ final class RelayService implements AutoCloseable {
     metrics.sampledState(relay.state().phase(), readiness().up());
   }
 
+  /**
+   * Why the broker does not answer, or empty when it does or cannot be asked (a publisher without a
+   * reader, or a reader without a probe, is judged by its publish outcomes only).
+   */
+  private Optional<String> probeBroker() {
+    Probe probe = check == null ? Probe.notAsked() : BrokerWait.ask(check, PROBE_TIMEOUT);
+    return switch (probe.outcome()) {
+      case ANSWERED, NOT_ASKED -> Optional.empty();
+      case NO_ANSWER -> Optional.of(probe.reason());
+      case REFUSED -> Optional.of("authentication failed: " + probe.reason());
+    };
+  }
+
   /** Graceful stop: the batch in flight finishes or is released, leases are released. */
   @Override
   public void close() {
-    probe.close();
     if (reconcile != null) {
-      reconcile.close(); // before the publisher it republishes through
+      reconcile.close(); // before the publisher it republishes through and the check it asks
+    }
+    if (check != null) {
+      check.close();
     }
     try {
       if (relay != null) {

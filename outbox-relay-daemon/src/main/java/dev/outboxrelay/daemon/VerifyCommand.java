@@ -1,5 +1,6 @@
 package dev.outboxrelay.daemon;
 
+import dev.outboxrelay.core.BrokerCheck;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.Publisher;
@@ -20,21 +21,23 @@ import picocli.CommandLine.Spec;
 
 /**
  * One reconciliation on demand: every row the relay marked published in a time window (retention
- * {@code keep:<duration>}) must be on the broker ({@link BrokerCheck}: Kafka by the {@code id}
- * header, RocketMQ by the message key). Reports the missing ones and, with {@code --republish},
- * publishes them again with the same id through the relay's publisher (idempotent for deduplicating
- * consumers, and a second verify finds nothing missing). Messages an operator discarded ({@code
- * parked discard}) are reported as discarded: they are not missing and are never republished. Exit
- * code 0 when nothing is missing (or everything missing was republished), 1 otherwise; discarded
- * messages do not count. The {@code reconcile} loop of {@code run} does the same on a schedule
- * ({@link ReconcileLoop}).
+ * {@code keep:<duration>}) must be on the broker, as the reader the publisher's factory offers
+ * tells ({@link BrokerCheck}: Kafka by the {@code id} header, RocketMQ by the message key; a
+ * publisher that offers none is refused, naming {@code relays[N].publisher.type}). Reports the
+ * missing ones and, with {@code --republish}, publishes them again with the same id through the
+ * relay's publisher (idempotent for deduplicating consumers, and a second verify finds nothing
+ * missing). Messages an operator discarded ({@code parked discard}) are reported as discarded: they
+ * are not missing and are never republished. Exit code 0 when nothing is missing (or everything
+ * missing was republished), 1 otherwise; discarded messages do not count. The {@code reconcile}
+ * loop of {@code run} does the same on a schedule ({@link ReconcileLoop}).
  */
 @Command(
     name = "verify",
     mixinStandardHelpOptions = true,
     description =
-        "Compare published outbox rows of a time window with the broker (Kafka or RocketMQ) by"
-            + " message id; report and optionally republish the missing ones.")
+        "Compare published outbox rows of a time window with the broker, through the broker"
+            + " reader of the relay's publisher, by message id; report and optionally republish"
+            + " the missing ones.")
 final class VerifyCommand implements Callable<Integer> {
   @Mixin ConfigOption config;
   @Spec CommandSpec spec;
@@ -64,7 +67,12 @@ final class VerifyCommand implements Callable<Integer> {
     DaemonConfig cfg = config.load();
     RelayConfig relay = cfg.relayOrOnly(config.relay);
     int index = cfg.relays().indexOf(relay);
-    BrokerCheck check = BrokerCheck.of(relay, index);
+    try (BrokerCheck check = Wiring.brokerCheck(relay, index, "verify")) {
+      return verify(cfg, relay, index, check);
+    }
+  }
+
+  private Integer verify(DaemonConfig cfg, RelayConfig relay, int index, BrokerCheck check) {
     if (relay.keepPublishedFor().isEmpty()) {
       throw new OutboxConfigException(
           "relays[" + index + "].retention",

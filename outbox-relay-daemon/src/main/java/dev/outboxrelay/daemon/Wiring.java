@@ -1,6 +1,7 @@
 package dev.outboxrelay.daemon;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.BrokerCheck;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.PublisherFactory;
@@ -8,6 +9,7 @@ import dev.outboxrelay.daemon.config.RelayConfig;
 import dev.outboxrelay.daemon.config.RelayConfig.PublisherConfig;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.ServiceLoader;
 
 /** Builds pools and publishers from config; the only place concrete pieces are looked up. */
@@ -47,6 +49,33 @@ final class Wiring {
         "relays[" + index + "].publisher.type",
         config.type(),
         "must name a publisher on the classpath, one of " + names);
+  }
+
+  /**
+   * The reader of the relay's broker that its publisher's factory offers ({@link
+   * PublisherFactory#brokerCheck}), for {@code use} ({@code verify}, {@code reconcile}).
+   *
+   * @throws OutboxConfigException naming {@code relays[N].publisher.type} if it offers none
+   */
+  static BrokerCheck brokerCheck(RelayConfig relay, int index, String use) {
+    return offeredBrokerCheck(relay, index)
+        .orElseThrow(
+            () ->
+                new OutboxConfigException(
+                    "relays[" + index + "].publisher.type",
+                    relay.publisher().type(),
+                    "must name a publisher with a broker reader for "
+                        + use
+                        + " (PublisherFactory.brokerCheck); that publisher offers no broker"
+                        + " reader"));
+  }
+
+  /** The reader of the relay's broker, if its publisher's factory offers one; opens nothing. */
+  static Optional<BrokerCheck> offeredBrokerCheck(RelayConfig relay, int index) {
+    PublisherConfig config = relay.publisher();
+    PublisherFactory factory = factory(config, index);
+    return PublisherCheck.refusedAsConfigError(
+        index, config.type(), () -> factory.brokerCheck(config.settings()));
   }
 
   /** A dead-letter topic the broker would refuse fails the start, naming the key. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxrelay.core.BrokerCheck;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.PublishResult;
@@ -28,10 +29,10 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * The reconciliation ({@link ReconcileLoop} over {@link BrokerCheck}) against a real PostgreSQL and
- * a real broker: a row marked published that was never sent is missing, counted, and republished
- * when enabled; a discarded one is neither checked nor missing; a sent one is checked and found.
- * One subclass per broker, a few lines each.
+ * The reconciliation ({@link ReconcileLoop} over the {@link BrokerCheck} the publisher's factory
+ * offers) against a real PostgreSQL and a real broker: a row marked published that was never sent
+ * is missing, counted, and republished when enabled; a discarded one is neither checked nor
+ * missing; a sent one is checked and found. One subclass per broker, a few lines each.
  */
 abstract class ReconcileContract {
   private final String prefix = "reconcile_" + UUID.randomUUID().toString().substring(0, 8) + "_";
@@ -50,13 +51,14 @@ abstract class ReconcileContract {
     PostgresServer pg = PostgresServer.shared();
     String database = pg.createDatabase();
     createTopic(topic);
+    RelayConfig quiet = relay(pg, database, false);
+    RelayConfig republishing = relay(pg, database, true);
     try (HikariDataSource app = pg.dataSource(database, 2);
-        BrokerReader reader = reader()) {
+        BrokerReader reader = reader();
+        BrokerCheck check = Wiring.brokerCheck(quiet, 0, "reconcile")) {
       try (Connection c = app.getConnection()) {
         OutboxSchema.createIfMissing(c, OutboxTable.defaults());
       }
-      RelayConfig quiet = relay(pg, database, false);
-      RelayConfig republishing = relay(pg, database, true);
       OutboxMessage sent = message("sent");
       OutboxMessage lost = message("lost");
       OutboxMessage discarded = message("discarded");
@@ -68,7 +70,6 @@ abstract class ReconcileContract {
         markPublished(app, sent, lost, discarded);
         discard(app, discarded);
         OutboxAdmin admin = OutboxAdmin.of(app, OutboxTable.defaults());
-        BrokerCheck check = BrokerCheck.of(quiet, 0);
         // The broker may index a message a moment after acknowledging it (reconcile.lag).
         await()
             .atMost(Duration.ofSeconds(30))
@@ -80,12 +81,12 @@ abstract class ReconcileContract {
                         .contains(sent.id()));
 
         ReconcileMeters meters = new ReconcileMeters("orders", "polling");
-        ReconcileLoop reporting = loop(quiet, admin, publisher, meters);
+        ReconcileLoop reporting = loop(quiet, check, admin, publisher, meters);
         assertThat(reporting.runOnce()).extracting(OutboxMessage::id).containsExactly(lost.id());
         assertThat(meters.counts()).containsExactly(2, 1, 0, 0);
         assertThat(idsOn(reader)).containsExactly(sent.id());
 
-        ReconcileLoop repairing = loop(republishing, admin, publisher, meters);
+        ReconcileLoop repairing = loop(republishing, check, admin, publisher, meters);
         assertThat(repairing.runOnce()).extracting(OutboxMessage::id).containsExactly(lost.id());
         assertThat(meters.counts()).containsExactly(4, 2, 1, 0);
         await().atMost(Duration.ofSeconds(30)).until(() -> idsOn(reader).contains(lost.id()));
@@ -99,8 +100,12 @@ abstract class ReconcileContract {
   }
 
   private ReconcileLoop loop(
-      RelayConfig relay, OutboxAdmin admin, Publisher publisher, ReconcileMeters meters) {
-    return new ReconcileLoop(relay, 0, admin, publisher, meters, Clock.systemUTC());
+      RelayConfig relay,
+      BrokerCheck check,
+      OutboxAdmin admin,
+      Publisher publisher,
+      ReconcileMeters meters) {
+    return new ReconcileLoop(relay, check, admin, publisher, meters, Clock.systemUTC());
   }
 
   private List<UUID> idsOn(BrokerReader reader) {

@@ -121,7 +121,16 @@ public final class DaemonProcess implements AutoCloseable {
    * output.
    */
   public static Result exec(List<String> args, Map<String, String> env, Duration timeout) {
-    DaemonProcess d = start(args, env, "daemon-cli");
+    return exec(args, env, List.of(), timeout);
+  }
+
+  /**
+   * Runs a daemon command with publisher jars on the class path ({@code java -cp
+   * <daemon>:<plugins...> <Main-Class>}) to completion (at most {@code timeout}).
+   */
+  public static Result exec(
+      List<String> args, Map<String, String> env, List<Path> plugins, Duration timeout) {
+    DaemonProcess d = start(args, env, "daemon-cli", plugins);
     try {
       if (!d.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         d.process.destroyForcibly();

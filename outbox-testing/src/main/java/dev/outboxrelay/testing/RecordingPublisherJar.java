@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.UUID;
 import java.util.jar.Attributes;
@@ -23,8 +24,10 @@ import javax.tools.ToolProvider;
 /**
  * A third party's publisher jar, compiled and packaged at test time against outbox-core only, as
  * its author would: {@code com.example.recording.RecordingPublisherFactory}, named {@value #TYPE},
- * listed in {@code META-INF/services}. Its publisher appends {@code "<aggregateid> <id>"} per
- * message to the file of the setting {@value #FILE_SETTING} and acknowledges. Needs a JDK.
+ * listed in {@code META-INF/services}. Its publisher appends {@code "<aggregateid> <id> <topic>"}
+ * per message to the file of the setting {@value #FILE_SETTING} and acknowledges; its broker reader
+ * ({@code PublisherFactory.brokerCheck}) reads that file back, so {@link #lose} makes a message
+ * lost on the broker. Needs a JDK.
  */
 public final class RecordingPublisherJar {
   public static final String TYPE = "recording";
@@ -70,6 +73,19 @@ public final class RecordingPublisherJar {
         .filter(p -> p[0].equals(key))
         .map(p -> UUID.fromString(p[1]))
         .toList();
+  }
+
+  /**
+   * Takes the message {@code id} out of the record, as a broker that lost it. Call it while nothing
+   * publishes to the file; the file is replaced at once (a move), so a reader never sees half of
+   * it.
+   */
+  public static void lose(Path file, UUID id) throws IOException {
+    Path rest = file.resolveSibling(file.getFileName() + ".tmp");
+    List<String> kept =
+        Files.readAllLines(file).stream().filter(l -> !l.split(" ")[1].equals("" + id)).toList();
+    Files.write(rest, kept);
+    Files.move(rest, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   private static void compile(Path src, Path classes) throws IOException {

@@ -80,16 +80,7 @@ final class CrossChecks {
               + c.window()
               + " (rows between runs would go unchecked)");
     }
-    if (!RECONCILABLE.contains(r.publisher().type())) {
-      throw new OutboxConfigException(
-          n.key("publisher.type"),
-          r.publisher().type(),
-          "must be kafka or rocketmq when reconcile.enabled is true (the brokers it can read)");
-    }
   }
-
-  /** The publishers whose broker the reconciliation can read. */
-  static final Set<String> RECONCILABLE = Set.of("kafka", "rocketmq");
 
   static void uniqueNames(List<RelayConfig> relays) {
     Set<String> names = new HashSet<>();

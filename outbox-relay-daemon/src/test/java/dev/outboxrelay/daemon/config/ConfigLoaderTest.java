@@ -319,18 +319,6 @@ class ConfigLoaderTest {
         .hasMessageStartingWith("relays[0].reconcile.lag must be a positive duration");
     assertThatThrownBy(() -> parseWith("reconcile: {enbled: true}"))
         .hasMessageStartingWith("relays[0].reconcile.enbled is not a known key; did you mean");
-    assertThatThrownBy(
-            () ->
-                ConfigLoader.parse(
-                    MINIMAL
-                        .replace("type: kafka", "type: mine")
-                        .replace(
-                            "  - name: orders",
-                            "  - name: orders\n    retention: keep:1h\n"
-                                + "    reconcile: {enabled: true}"),
-                    Map.of()))
-        .hasMessageStartingWith(
-            "relays[0].publisher.type must be kafka or rocketmq when reconcile.enabled is true");
     // Off, nothing is checked: the settings may wait in the file for a retention change.
     assertThat(parseWith("reconcile: {interval: 1h, window: 1m}").relays().get(0).reconcile())
         .extracting(RelayConfig.ReconcileConfig::enabled)

@@ -1,7 +1,10 @@
 package dev.outboxrelay.publisher.kafka;
 
+import dev.outboxrelay.core.BrokerCheck;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.PublisherFactory;
+import dev.outboxrelay.core.TopicTemplate;
+import dev.outboxrelay.publisher.kafka.internal.KafkaBrokerCheck;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -39,6 +42,17 @@ public final class KafkaPublisherFactory implements PublisherFactory {
   @Override
   public Optional<String> topicProblem(String topic) {
     return KafkaPublisher.topicNameProblem(topic);
+  }
+
+  /**
+   * Reads the topics by the {@code id} header on a consumer of its own (no group, nothing
+   * committed); probes with an admin client's {@code describeCluster}. Both use the publisher's
+   * client settings (bootstrap, TLS, SASL).
+   */
+  @Override
+  public Optional<BrokerCheck> brokerCheck(Map<String, String> settings) {
+    TopicTemplate topics = KafkaSettings.topics(settings.get(TOPIC_TEMPLATE));
+    return Optional.of(new KafkaBrokerCheck(settings, topics));
   }
 
   private static KafkaPublisherBuilder configured(Map<String, String> settings) {

@@ -1,8 +1,10 @@
 package dev.outboxrelay.publisher.rocketmq;
 
+import dev.outboxrelay.core.BrokerCheck;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.PublisherFactory;
 import dev.outboxrelay.core.TopicTemplate;
+import dev.outboxrelay.publisher.rocketmq.internal.RocketMqBrokerCheck;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -77,6 +79,20 @@ public final class RocketMqPublisherFactory implements PublisherFactory {
   @Override
   public Optional<String> topicProblem(String topic) {
     return Optional.ofNullable(RocketMqMessages.topicProblem(topic));
+  }
+
+  /**
+   * Asks the brokers' message index by key (the outbox id), one query per message, on a client of
+   * its own (group {@code outbox-reconcile}); probes by connecting to a name server. Both use the
+   * publisher's {@code namesrvAddr}, {@code namespace} and ACL credentials.
+   */
+  @Override
+  public Optional<BrokerCheck> brokerCheck(Map<String, String> settings) {
+    String template = settings.get(TOPIC_TEMPLATE);
+    TopicTemplate topics =
+        TopicTemplate.of(
+            template == null ? RocketMqSettings.TOPIC_TEMPLATE.defaultValue() : template.trim());
+    return Optional.of(new RocketMqBrokerCheck(settings, topics));
   }
 
   private static RocketMqPublisherBuilder configured(Map<String, String> settings) {

@@ -3,8 +3,12 @@ package dev.outboxrelay.publisher.rocketmq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.outboxrelay.core.BrokerCheck;
+import dev.outboxrelay.core.BrokerCheck.Probe;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.PublisherFactory;
+import dev.outboxrelay.core.TopicTemplate;
+import java.time.Duration;
 import java.util.Map;
 import java.util.ServiceLoader;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -61,5 +65,22 @@ class RocketMqPublisherFactoryTest {
         .contains(new PublisherFactory.RequestLimit("maxMessageSize", 65536));
     assertThat(f.requestLimit(Map.of("maxMessageSize", "big"))).isEmpty();
     assertThat(PublisherFactory.find("rocketmq", getClass().getClassLoader())).isPresent();
+  }
+
+  @Test
+  void itsBrokerCheckUsesThePublishersTemplateAndProbesTheNameServers() {
+    RocketMqPublisherFactory f = new RocketMqPublisherFactory();
+    try (BrokerCheck check = f.brokerCheck(Map.of("namesrvAddr", "127.0.0.1:1")).orElseThrow();
+        BrokerCheck custom =
+            f.brokerCheck(
+                    Map.of("namesrvAddr", "127.0.0.1:1", "topic-template", "t_${aggregatetype}"))
+                .orElseThrow()) {
+      assertThat(check.topics())
+          .isEqualTo(TopicTemplate.of(RocketMqPublisherBuilder.DEFAULT_TOPIC_TEMPLATE));
+      assertThat(custom.topics()).isEqualTo(TopicTemplate.of("t_${aggregatetype}"));
+      assertThat(check.target()).isEqualTo("rocketmq namesrvAddr 127.0.0.1:1");
+      // Nothing listens on port 1: no answer, an outage to wait out (not a refusal).
+      assertThat(check.probe(Duration.ofMillis(300)).outcome()).isEqualTo(Probe.Outcome.NO_ANSWER);
+    }
   }
 }

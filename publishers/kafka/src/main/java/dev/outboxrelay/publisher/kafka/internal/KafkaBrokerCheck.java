@@ -1,9 +1,9 @@
-package dev.outboxrelay.daemon;
+package dev.outboxrelay.publisher.kafka.internal;
 
+import dev.outboxrelay.core.BrokerCheck;
 import dev.outboxrelay.core.MessageContract;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.TopicTemplate;
-import dev.outboxrelay.publisher.kafka.KafkaSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
@@ -27,22 +28,45 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * Reads the topics from {@code from} (by record timestamp) up to the end offsets taken at the
- * start, collecting the {@code id} headers: one pass per check, however many messages, with the
- * publisher's own client settings (bootstrap, TLS, SASL). No consumer group, nothing committed.
+ * The Kafka publisher's {@link BrokerCheck}. {@link #present} reads the topics from {@code from}
+ * (by record timestamp) up to the end offsets taken at its start, collecting the {@code id}
+ * headers: one pass per check, however many messages, on a consumer of its own with the publisher's
+ * client settings (bootstrap, TLS, SASL), read-committed. No consumer group, nothing committed: the
+ * check leaves no trace on the cluster. {@link #probe} asks {@link KafkaClusterProbe}.
  */
-final class KafkaBrokerCheck implements BrokerCheck {
+public final class KafkaBrokerCheck implements BrokerCheck {
   private final Map<String, String> settings;
+  private final TopicTemplate topics;
+  private final KafkaClusterProbe probe;
 
-  KafkaBrokerCheck(Map<String, String> settings) {
-    this.settings = settings;
+  /**
+   * @param settings the publisher's settings; those a consumer or an admin client knows are used
+   * @param topics the publisher's topic template
+   */
+  public KafkaBrokerCheck(Map<String, String> settings, TopicTemplate topics) {
+    this.settings = Map.copyOf(settings);
+    this.topics = topics;
+    this.probe = new KafkaClusterProbe(this.settings);
   }
 
   @Override
   public TopicTemplate topics() {
-    String template = settings.get(KafkaSettings.TOPIC_TEMPLATE.key());
-    return TopicTemplate.of(
-        template == null ? KafkaSettings.TOPIC_TEMPLATE.defaultValue() : template);
+    return topics;
+  }
+
+  @Override
+  public Probe probe(Duration timeout) {
+    return probe.check(timeout);
+  }
+
+  @Override
+  public String target() {
+    return probe.target();
+  }
+
+  @Override
+  public void close() {
+    probe.close();
   }
 
   @Override
@@ -110,15 +134,15 @@ final class KafkaBrokerCheck implements BrokerCheck {
     return remaining;
   }
 
-  private static java.util.Optional<UUID> idOf(ConsumerRecord<byte[], byte[]> r) {
+  private static Optional<UUID> idOf(ConsumerRecord<byte[], byte[]> r) {
     Header id = r.headers().lastHeader(MessageContract.HEADER_ID);
     if (id == null) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     try {
-      return java.util.Optional.of(UUID.fromString(new String(id.value(), StandardCharsets.UTF_8)));
+      return Optional.of(UUID.fromString(new String(id.value(), StandardCharsets.UTF_8)));
     } catch (IllegalArgumentException e) {
-      return java.util.Optional.empty(); // not one of ours
+      return Optional.empty(); // not one of ours
     }
   }
 

@@ -1,10 +1,10 @@
-package dev.outboxrelay.daemon;
+package dev.outboxrelay.publisher.rocketmq.internal;
 
+import dev.outboxrelay.core.BrokerCheck;
 import dev.outboxrelay.core.OutboxException;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.TopicTemplate;
-import dev.outboxrelay.publisher.rocketmq.RocketMqPublisherBuilder;
-import dev.outboxrelay.publisher.rocketmq.RocketMqPublisherFactory;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -22,30 +22,54 @@ import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.remoting.protocol.ResponseCode;
 
 /**
- * Asks the brokers' message index by key: the publisher sets each message's RocketMQ key to its
- * outbox id, and the broker indexes keys by default ({@code messageIndexEnable=true}), so one
- * {@code queryMessage(topic, id, ...)} per message tells whether it was stored. The query runs on a
- * producer client of its own (group {@value #GROUP}, the publisher's name servers, namespace and
- * ACL credentials), which sends nothing. One round trip per message: fit for windows of thousands
- * of messages, not millions. A broker with {@code messageIndexEnable=false} finds nothing, so every
- * message would look missing: keep the index on where the loop runs.
+ * The RocketMQ publisher's {@link BrokerCheck}. {@link #present} asks the brokers' message index by
+ * key: the publisher sets each message's RocketMQ key to its outbox id, and the broker indexes keys
+ * by default ({@code messageIndexEnable=true}), so one {@code queryMessage(topic, id, ...)} per
+ * message tells whether it was stored. The query runs on a producer client of its own (group
+ * {@value #GROUP}, the publisher's name servers, namespace and ACL credentials), which sends
+ * nothing. One round trip per message: fit for windows of thousands of messages, not millions. A
+ * broker with {@code messageIndexEnable=false} finds nothing, so every message would look missing:
+ * keep the index on where the loop runs. {@link #probe} connects to a name server ({@link
+ * NameServerProbe}).
  */
-final class RocketMqBrokerCheck implements BrokerCheck {
+public final class RocketMqBrokerCheck implements BrokerCheck {
   static final String GROUP = "outbox-reconcile";
-  private static final String ACCESS_KEY = "accessKey";
-  private static final String SECRET_KEY = "secretKey";
 
-  private final Map<String, String> settings;
+  private final String namesrvAddr; // null: the client's default lookup
+  private final String namespace;
+  private final String accessKey;
+  private final String secretKey;
+  private final TopicTemplate topics;
 
-  RocketMqBrokerCheck(Map<String, String> settings) {
-    this.settings = settings;
+  /**
+   * @param settings the publisher's settings: {@code namesrvAddr}, {@code namespace}, {@code
+   *     accessKey} and {@code secretKey} are used
+   * @param topics the publisher's topic template
+   */
+  public RocketMqBrokerCheck(Map<String, String> settings, TopicTemplate topics) {
+    this.namesrvAddr = settings.get("namesrvAddr");
+    this.namespace = settings.get("namespace");
+    this.accessKey = settings.get("accessKey");
+    this.secretKey = settings.get("secretKey");
+    this.topics = topics;
   }
 
   @Override
   public TopicTemplate topics() {
-    String template = settings.get(RocketMqPublisherFactory.TOPIC_TEMPLATE);
-    return TopicTemplate.of(
-        template == null ? RocketMqPublisherBuilder.DEFAULT_TOPIC_TEMPLATE : template);
+    return topics;
+  }
+
+  /** No answer without {@code namesrvAddr}: the publisher cannot have started either. */
+  @Override
+  public Probe probe(Duration timeout) {
+    return namesrvAddr == null
+        ? Probe.noAnswer("namesrvAddr is not set")
+        : NameServerProbe.check(namesrvAddr, timeout);
+  }
+
+  @Override
+  public String target() {
+    return "rocketmq namesrvAddr " + namesrvAddr;
   }
 
   @Override
@@ -101,8 +125,6 @@ final class RocketMqBrokerCheck implements BrokerCheck {
   }
 
   private DefaultMQProducer client() {
-    String accessKey = settings.get(ACCESS_KEY);
-    String secretKey = settings.get(SECRET_KEY);
     DefaultMQProducer p =
         accessKey == null || secretKey == null
             ? new DefaultMQProducer(GROUP)
@@ -110,11 +132,11 @@ final class RocketMqBrokerCheck implements BrokerCheck {
                 GROUP, new AclClientRPCHook(new SessionCredentials(accessKey, secretKey)));
     // Its own client instance: never the publisher's, whatever the publisher's hook.
     p.setInstanceName(GROUP + "-" + UUID.randomUUID());
-    if (settings.containsKey("namesrvAddr")) {
-      p.setNamesrvAddr(settings.get("namesrvAddr"));
+    if (namesrvAddr != null) {
+      p.setNamesrvAddr(namesrvAddr);
     }
-    if (settings.containsKey("namespace")) {
-      p.setNamespace(settings.get("namespace"));
+    if (namespace != null) {
+      p.setNamespace(namespace);
     }
     return p;
   }

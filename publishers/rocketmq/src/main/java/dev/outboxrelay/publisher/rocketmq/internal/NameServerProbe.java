@@ -1,23 +1,19 @@
-package dev.outboxrelay.daemon;
+package dev.outboxrelay.publisher.rocketmq.internal;
 
+import dev.outboxrelay.core.BrokerCheck.Probe;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
-import java.util.Optional;
 
 /**
  * RocketMQ answers when one of its name servers ({@code host:port;host:port}) accepts a connection.
+ * Each probe opens and closes its own socket: nothing is kept between probes.
  */
-final class NameServerProbe extends BrokerProbe {
-  private final String addresses;
+final class NameServerProbe {
+  private NameServerProbe() {}
 
-  NameServerProbe(String addresses) {
-    this.addresses = addresses;
-  }
-
-  @Override
-  Optional<String> check(Duration timeout) {
+  static Probe check(String addresses, Duration timeout) {
     String last = "no address";
     for (String a : addresses.split(";")) {
       int colon = a.lastIndexOf(':');
@@ -26,16 +22,11 @@ final class NameServerProbe extends BrokerProbe {
             new InetSocketAddress(
                 a.substring(0, colon).trim(), Integer.parseInt(a.substring(colon + 1).trim())),
             (int) Math.max(1, timeout.toMillis()));
-        return Optional.empty();
+        return Probe.answered();
       } catch (IOException | RuntimeException e) {
         last = a + ": " + e;
       }
     }
-    return Optional.of(last);
-  }
-
-  @Override
-  String target() {
-    return "rocketmq namesrvAddr " + addresses;
+    return Probe.noAnswer(last);
   }
 }
