@@ -164,7 +164,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       from = catchUp.handle(records);
       if (from < 0) {
         // A catch-up of a backlog is the stream at its busiest: retention yields to it too.
-        marks.streamed(newestChange(records), catchUp.rowsSeen());
+        marks.streamed(OutboxEvents.newestChange(records), catchUp.rowsSeen());
         // Before the fence no position is stored: nothing of the batch is marked, so the
         // committer would write nothing (and waiting for it would wait for the log's write).
         return;
@@ -191,7 +191,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     }
     rounds.awaitVisible(txids);
     rounds.publishUntilDone(rows, toCheck);
-    marks.streamed(newestChange(records), rows.size());
+    marks.streamed(OutboxEvents.newestChange(records), rows.size());
     writes.write(
         () -> {
           for (RecordChangeEvent<SourceRecord> r : records) {
@@ -200,15 +200,6 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
           committer.markBatchFinished(); // stores the position, and the published log with it
           rounds.logLeftovers();
         });
-  }
-
-  /** When the batch's newest change happened (the source's clock), or -1. */
-  private static long newestChange(List<RecordChangeEvent<SourceRecord>> records) {
-    long changed = -1;
-    for (int i = records.size() - 1; i >= 0 && changed < 0; i--) {
-      changed = OutboxEvents.sourceMillis(records.get(i).record());
-    }
-    return changed;
   }
 
   /**

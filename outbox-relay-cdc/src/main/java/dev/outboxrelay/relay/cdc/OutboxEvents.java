@@ -5,12 +5,14 @@ import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.rows.HeadersJson;
 import dev.outboxrelay.relay.cdc.internal.debezium.CreatedAtConverter;
+import io.debezium.engine.RecordChangeEvent;
 import java.nio.ByteBuffer;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
+import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
@@ -218,5 +220,14 @@ final class OutboxEvents {
       return out;
     }
     return (byte[]) v;
+  }
+
+  /** When the batch's newest change happened (the source's clock), or -1. */
+  static long newestChange(List<RecordChangeEvent<SourceRecord>> records) {
+    long changed = -1;
+    for (int i = records.size() - 1; i >= 0 && changed < 0; i--) {
+      changed = sourceMillis(records.get(i).record());
+    }
+    return changed;
   }
 }
