@@ -4,6 +4,7 @@ import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.RelayListener;
 import dev.outboxrelay.relay.cdc.internal.debezium.SourceDatabase;
+import dev.outboxrelay.relay.engine.EngineSettings;
 import dev.outboxrelay.relay.engine.KeyBackoffs;
 import dev.outboxrelay.relay.engine.Retention;
 import dev.outboxrelay.relay.engine.Ticker;
@@ -31,7 +32,8 @@ record CdcRelayConfig(
     Properties debezium,
     java.util.Optional<String> deadLetterTopic,
     RelayListener listener,
-    Ticker ticker) {
+    Ticker ticker)
+    implements EngineSettings {
 
   SourceDatabase source() {
     return SourceDatabase.parse(jdbcUrl);
@@ -46,7 +48,8 @@ record CdcRelayConfig(
     return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
   }
 
-  IntervalFunction backoff() {
+  @Override
+  public IntervalFunction backoff() {
     return KeyBackoffs.exponential(backoffInitial, backoffMax);
   }
 }

@@ -147,22 +147,16 @@ final class CdcStream {
    */
   private void startDeadLetters(String topic) {
     DeadLetterSweep sweep =
-        new DeadLetterSweep(
-            new DeadLetterSweep.Settings(
-                config.name(),
-                config.publisher(),
-                topic,
-                config.publishTimeout(),
-                config.backoff(),
-                config.listener()),
+        DeadLetterSweep.of(
+            config,
+            topic,
             () -> {
               Connection c = config.dataSource().getConnection();
               c.setAutoCommit(true);
               c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
               return c;
             },
-            sql.state,
-            config.ticker());
+            sql.state);
     deadLetters = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "-dead-letters"));
     deadLetters.scheduleWithFixedDelay(
         () -> {

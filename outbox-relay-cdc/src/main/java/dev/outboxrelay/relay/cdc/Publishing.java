@@ -42,12 +42,7 @@ final class Publishing {
     this.holds = holds;
     this.live = live;
     this.delivery =
-        new KeyDelivery(
-            config.name(),
-            config.listener(),
-            holds.backoffs(),
-            this::park,
-            KeyDelivery.OnOutage.RETRY_ROUND);
+        new KeyDelivery(config, holds.backoffs(), this::park, KeyDelivery.OnOutage.RETRY_ROUND);
   }
 
   /**

@@ -67,6 +67,22 @@ public final class DeadLetterSweep {
     this.nextNanos = ticker.read();
   }
 
+  /** The sweep of a relay with a dead-letter topic. */
+  public static DeadLetterSweep of(
+      EngineSettings relay, String topic, Connections connections, StateSql sql) {
+    return new DeadLetterSweep(
+        new Settings(
+            relay.name(),
+            relay.publisher(),
+            topic,
+            relay.publishTimeout(),
+            relay.backoff(),
+            relay.listener()),
+        connections,
+        sql,
+        relay.ticker());
+  }
+
   /** Copies what is due for these buckets (empty: every bucket), if a round is due. */
   public void run(List<Integer> buckets) throws InterruptedException {
     if (forget) {

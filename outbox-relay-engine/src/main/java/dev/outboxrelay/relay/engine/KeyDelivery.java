@@ -78,6 +78,12 @@ public final class KeyDelivery {
     this.onOutage = onOutage;
   }
 
+  /** The delivery of a relay: its name and listener, with these backoffs. */
+  public KeyDelivery(
+      EngineSettings relay, KeyBackoffs backoffs, Parking parking, OnOutage onOutage) {
+    this(relay.name(), relay.listener(), backoffs, parking, onOutage);
+  }
+
   /**
    * The messages to send from {@code rows}, in order: a malformed row parks its key; rows of keys
    * {@code held} by the caller, and rows after a stopped row of their key, are left out.

@@ -37,12 +37,7 @@ final class BatchPublisher {
     this.store = store;
     this.backoffs = new KeyBackoffs(config.backoff(), config.ticker());
     this.delivery =
-        new KeyDelivery(
-            config.name(),
-            config.listener(),
-            backoffs,
-            store::park,
-            KeyDelivery.OnOutage.BACK_OFF_KEYS);
+        new KeyDelivery(config, backoffs, store::park, KeyDelivery.OnOutage.BACK_OFF_KEYS);
   }
 
   /** A batch whose messages were handed to the publisher; its outcome not applied yet. */

@@ -37,17 +37,8 @@ final class DeadLetterRounds {
             topic ->
                 new DeadLetterRounds(
                     config.name(),
-                    new DeadLetterSweep(
-                        new DeadLetterSweep.Settings(
-                            config.name(),
-                            config.publisher(),
-                            topic,
-                            config.publishTimeout(),
-                            config.backoff(),
-                            config.listener()),
-                        () -> RelaySql.relayConnection(config.dataSource()),
-                        state,
-                        config.ticker()),
+                    DeadLetterSweep.of(
+                        config, topic, () -> RelaySql.relayConnection(config.dataSource()), state),
                     leases));
   }
 

@@ -3,6 +3,7 @@ package dev.outboxrelay.relay.polling;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.RelayListener;
+import dev.outboxrelay.relay.engine.EngineSettings;
 import dev.outboxrelay.relay.engine.KeyBackoffs;
 import dev.outboxrelay.relay.engine.Retention;
 import dev.outboxrelay.relay.engine.Ticker;
@@ -28,10 +29,12 @@ record PollingRelayConfig(
     boolean listenNotify,
     java.util.Optional<String> deadLetterTopic,
     RelayListener listener,
-    Ticker ticker) {
+    Ticker ticker)
+    implements EngineSettings {
 
   /** Exponential backoff with jitter (factor 2, randomisation 0.5), bounded by backoffMax. */
-  IntervalFunction backoff() {
+  @Override
+  public IntervalFunction backoff() {
     return KeyBackoffs.exponential(backoffInitial, backoffMax);
   }
 }
