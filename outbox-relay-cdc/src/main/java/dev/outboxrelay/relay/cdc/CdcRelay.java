@@ -66,17 +66,20 @@ public final class CdcRelay implements Relay {
   @Override
   public synchronized CdcRelay start() {
     boolean startable = lifecycle.phase() == NEW || lifecycle.phase() == FAILED && stream == null;
-    if (!startable || lifecycle.stopping()) {
+    if (!startable
+        || lifecycle.stopping()
+        || !lifecycle.tryMoveTo(STARTING, "taking the source lock")) {
       throw new IllegalStateException(config.name() + " was already started or closed");
     }
-    lifecycle.moveTo(STARTING, "taking the source lock");
     SourceLock l = tryLock();
     if (l != null) {
       stream = CdcStream.open(config, sql, lifecycle, l, this::stopItself);
       return this;
     }
+    if (!lifecycle.tryMoveTo(STANDBY, "another instance holds the source lock")) {
+      return this; // closed meanwhile
+    }
     log.info("{} - another relay reads this source; standing by", config.name());
-    lifecycle.moveTo(STANDBY, "another instance holds the source lock");
     standby = new Thread(this::standBy, config.name() + "-standby");
     standby.setDaemon(true);
     standby.start();

@@ -76,7 +76,7 @@ final class CdcStream {
    */
   static CdcStream open(
       CdcRelayConfig config, CdcSql sql, Lifecycle lifecycle, SourceLock lock, Runnable halt) {
-    lifecycle.moveTo(STARTING, "checking the stored position");
+    lifecycle.tryMoveTo(STARTING, "checking the stored position"); // unless a stop came first
     CdcStore store = new CdcStore(config.dataSource(), sql);
     Properties engineProperties = DebeziumConfig.of(config, sql);
     String step = "could not check its position";
@@ -121,7 +121,7 @@ final class CdcStream {
   }
 
   private void start() {
-    lifecycle.moveTo(STARTING, "establishing the stream position");
+    lifecycle.tryMoveTo(STARTING, "establishing the stream position");
     processor.onRunning(
         () -> {
           if (lifecycle.phase() == STARTING) { // a volatile read per batch, no lock
