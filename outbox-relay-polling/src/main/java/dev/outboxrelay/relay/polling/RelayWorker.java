@@ -7,7 +7,6 @@ import dev.outboxrelay.relay.engine.Lifecycle;
 import dev.outboxrelay.relay.engine.Listeners;
 import dev.outboxrelay.relay.engine.PublishOutcome;
 import dev.outboxrelay.relay.engine.Purge;
-import io.github.resilience4j.core.IntervalFunction;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,14 +46,10 @@ final class RelayWorker implements Runnable {
   private final RelayStore store;
   private final BatchPublisher batches;
   private final Waker waker;
-  private final IntervalFunction outageBackoff;
   private final Optional<DeadLetterRounds> deadLetters;
 
-  /** Acknowledged rows of a live stream awaiting their mark (empty unless {@link #deferMarks}). */
-  private final PendingMarks pendingMarks = new PendingMarks();
-
-  /** Whether a live stream's marks wait in {@link #pendingMarks}; else each batch is marked. */
-  private final boolean deferMarks;
+  private final PendingMarks pendingMarks = new PendingMarks(); // a live stream's, if deferMarks
+  private final boolean deferMarks; // else each batch is marked as it is applied
 
   private volatile boolean running = true;
   private volatile boolean aborted;
@@ -90,7 +85,6 @@ final class RelayWorker implements Runnable {
     this.store = store;
     this.batches = batches;
     this.waker = waker;
-    this.outageBackoff = config.backoff();
     this.deadLetters = deadLetters;
     // Strict order publishes one sequence prefix at a time: one lane.
     int lanes = config.strictOrder() ? 1 : config.inFlightBatches();
@@ -111,6 +105,9 @@ final class RelayWorker implements Runnable {
     while (running) {
       try {
         Duration idle = cycle();
+        if (lifecycle.phase() == Phase.FAILED) {
+          reportBuckets(); // a pass succeeded after one failed
+        }
         if (!idle.isZero()) {
           waker.await(idle); // cycle() capped an idle wait for follow-ups, not a backoff
         }
@@ -168,8 +165,7 @@ final class RelayWorker implements Runnable {
       markPending(); // while the buckets are still ours
       Set<Integer> before = leases.usable();
       leases.rebalance();
-      boolean owns = !leases.usable().isEmpty();
-      lifecycle.tryMoveTo(owns ? Phase.ACTIVE : Phase.STANDBY, owns ? "" : "owns no key buckets");
+      reportBuckets();
       nextRebalanceNanos = now + config.leaseDuration().toNanos() / 3;
       if (!before.equals(leases.usable())) {
         batches.forgetBackoff();
@@ -300,7 +296,7 @@ final class RelayWorker implements Runnable {
     }
     // The broker looks down: back off the whole relay, not only the keys.
     shortClaims = 0;
-    Duration delay = Duration.ofMillis(outageBackoff.apply(++outageAttempts));
+    Duration delay = Duration.ofMillis(config.backoff().apply(++outageAttempts));
     log.warn(
         "{} - nothing in the batch was acknowledged; backing off {} ms",
         config.name(),
@@ -308,8 +304,14 @@ final class RelayWorker implements Runnable {
     return delay;
   }
 
+  /** ACTIVE while the relay owns key buckets, else STANDBY; never out of a stop. */
+  private void reportBuckets() {
+    boolean owns = !leases.usable().isEmpty();
+    lifecycle.tryMoveTo(owns ? Phase.ACTIVE : Phase.STANDBY, owns ? "" : "owns no key buckets");
+  }
+
   private boolean backOff(Exception e) {
-    Duration delay = Duration.ofMillis(outageBackoff.apply(++outageAttempts));
+    Duration delay = Duration.ofMillis(config.backoff().apply(++outageAttempts));
     log.warn("{} - {}; retrying in {} ms", config.name(), e.toString(), delay.toMillis());
     lifecycle.tryMoveTo(Phase.FAILED, "retrying after " + Secrets.maskText(e.toString()));
     Listeners.safely(config.name(), () -> config.listener().onError(e, delay));
