@@ -86,7 +86,12 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
 
   private CatchUpDriver newCatchUp() {
     return new CatchUpDriver(
-        config, store, events, holds, marks, writes, rounds, retry, established::countDown);
+        config, store, events, holds, marks, writes, rounds, retry, this::fenced);
+  }
+
+  private void fenced() {
+    onRunning.run(); // before start() can return and read the relay's state
+    established.countDown();
   }
 
   /**
@@ -114,20 +119,21 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
       DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
       throws InterruptedException {
     batchSinceStart = true;
+    if (established()) {
+      onRunning.run();
+    }
     silence.batchStarted();
     try {
       handle(records, committer);
     } finally {
       silence.batchEnded();
     }
-    if (established()) {
-      onRunning.run();
-    }
   }
 
   /**
-   * Called after each batch the engine handed over once the stream's position is established: the
-   * engine runs (heartbeats bring a batch within a second).
+   * Called when the engine runs with the stream's position established: at the fence of the first
+   * run (before {@link #awaitEstablished} returns), then at each batch the engine hands over
+   * (heartbeats bring one within a second), a restarted engine's first included.
    */
   void onRunning(Runnable callback) {
     this.onRunning = callback;
