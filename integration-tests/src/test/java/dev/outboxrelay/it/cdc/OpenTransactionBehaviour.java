@@ -112,12 +112,12 @@ abstract class OpenTransactionBehaviour extends KafkaDbFixture {
         () -> {
           commitAll(kept);
           assertThat(acks.awaitAll(ids(kept), BOUND)).as("kept row acknowledged").isTrue();
-          // The purge runs at most once per window, for rows older than it: the time it needs.
-          Thread.sleep(window.multipliedBy(2).toMillis());
           try {
+            // The purge runs at most once per window, for rows older than it: two windows for
+            // the row to come due, then the bound.
             await()
                 .alias("kept row purged while A is open")
-                .atMost(BOUND)
+                .atMost(BOUND.plus(window.multipliedBy(2)))
                 .until(
                     () -> count("SELECT COUNT(*) FROM outbox WHERE aggregateid = 'kept-0'") == 0);
           } catch (ConditionTimeoutException e) {
