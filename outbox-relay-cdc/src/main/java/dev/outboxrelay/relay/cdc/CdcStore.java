@@ -326,7 +326,8 @@ final class CdcStore {
     }
   }
 
-  private Connection connection() throws SQLException {
+  /** A pooled connection in auto-commit and READ COMMITTED, as every statement here runs. */
+  Connection connection() throws SQLException {
     Connection c = dataSource.getConnection();
     c.setAutoCommit(true);
     c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);

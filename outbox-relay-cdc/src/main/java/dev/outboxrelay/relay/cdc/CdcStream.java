@@ -8,7 +8,6 @@ import dev.outboxrelay.core.OutboxDatabaseException;
 import dev.outboxrelay.core.Secrets;
 import dev.outboxrelay.relay.engine.DeadLetterSweep;
 import dev.outboxrelay.relay.engine.Lifecycle;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -39,6 +38,7 @@ final class CdcStream {
   private final CdcSql sql;
   private final Lifecycle lifecycle;
   private final SourceLock lock;
+  private final CdcStore store;
   private final CdcProcessor processor;
   private final EngineRunner engine;
   private final Runnable halt;
@@ -53,12 +53,14 @@ final class CdcStream {
       CdcSql sql,
       Lifecycle lifecycle,
       SourceLock lock,
+      CdcStore store,
       CdcProcessor processor,
       Runnable halt) {
     this.config = config;
     this.sql = sql;
     this.lifecycle = lifecycle;
     this.lock = lock;
+    this.store = store;
     this.processor = processor;
     this.halt = halt;
     this.engine = new EngineRunner(config, sql, processor, lifecycle, halt, r -> thread(r, ""));
@@ -93,6 +95,7 @@ final class CdcStream {
               sql,
               lifecycle,
               lock,
+              store,
               new CdcProcessor(config, store, engineProperties),
               halt);
       s.start();
@@ -146,17 +149,7 @@ final class CdcStream {
    * source lock's check, the engine's restart). Only the relay that streams sweeps.
    */
   private void startDeadLetters(String topic) {
-    DeadLetterSweep sweep =
-        DeadLetterSweep.of(
-            config,
-            topic,
-            () -> {
-              Connection c = config.dataSource().getConnection();
-              c.setAutoCommit(true);
-              c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-              return c;
-            },
-            sql.state);
+    DeadLetterSweep sweep = DeadLetterSweep.of(config, topic, store::connection, sql.state);
     deadLetters = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "-dead-letters"));
     deadLetters.scheduleWithFixedDelay(
         () -> {

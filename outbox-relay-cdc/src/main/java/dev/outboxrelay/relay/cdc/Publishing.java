@@ -58,7 +58,7 @@ final class Publishing {
     KeyDelivery.Round round = delivery.prepare(rows, holds::isHeld);
     if (round.messages().isEmpty()) {
       return new KeyDelivery.Applied(
-          PublishOutcome.PROGRESS, List.of(), List.of(), round.stopped(), List.of());
+          PublishOutcome.PROGRESS, List.of(), rows, round.stopped(), List.of());
     }
     if (!live.getAsBoolean()) {
       throw new RelayStopping(config.name());

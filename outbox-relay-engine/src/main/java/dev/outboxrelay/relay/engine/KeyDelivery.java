@@ -49,15 +49,23 @@ public final class KeyDelivery {
   public record Round(List<PendingRow> rows, List<OutboxMessage> messages, Set<String> stopped) {}
 
   /**
-   * A round's outcome: the acknowledged messages and their rows, the keys stopped in the round
-   * (parked or failed), and on an outage the failures, for {@link #retrying}.
+   * A round's outcome: the acknowledged messages (of the round's {@code rows}), the keys stopped in
+   * the round (parked or failed), and on an outage the failures, for {@link #retrying}.
    */
   public record Applied(
       PublishOutcome outcome,
       List<OutboxMessage> acknowledged,
-      List<PendingRow> acknowledgedRows,
+      List<PendingRow> rows,
       Set<String> stopped,
-      List<PublishResult> outage) {}
+      List<PublishResult> outage) {
+
+    /** The rows of the acknowledged messages, in the round's order; read on demand. */
+    public List<PendingRow> acknowledgedRows() {
+      Set<UUID> ids = new HashSet<>();
+      acknowledged.forEach(m -> ids.add(m.id()));
+      return rows.stream().filter(r -> ids.contains(r.id())).toList();
+    }
+  }
 
   private final String name;
   private final RelayListener listener;
@@ -114,22 +122,14 @@ public final class KeyDelivery {
       park(row(round.rows(), r.message().id()), r.failure().orElseThrow().getMessage());
     }
     List<OutboxMessage> acked = outcome.acknowledged();
-    Set<UUID> ids = new HashSet<>();
-    for (OutboxMessage m : acked) {
-      ids.add(m.id());
-      backoffs.succeeded(m.aggregateId());
-    }
-    List<PendingRow> ackedRows =
-        ids.isEmpty()
-            ? List.of()
-            : round.rows().stream().filter(r -> ids.contains(r.id())).toList();
+    acked.forEach(m -> backoffs.succeeded(m.aggregateId()));
     List<PublishResult> failed = outcome.transientFailures();
     if (!outcome.isOutage()) {
       failed.forEach(r -> backOff(r, true));
-      return new Applied(PublishOutcome.PROGRESS, acked, ackedRows, stopped, List.of());
+      return new Applied(PublishOutcome.PROGRESS, acked, round.rows(), stopped, List.of());
     }
     if (onOutage == OnOutage.RETRY_ROUND) {
-      return new Applied(PublishOutcome.OUTAGE, acked, ackedRows, stopped, failed);
+      return new Applied(PublishOutcome.OUTAGE, acked, round.rows(), stopped, failed);
     }
     failed.forEach(r -> backOff(r, false));
     log.warn(
@@ -138,7 +138,7 @@ public final class KeyDelivery {
         results.size(),
         failed.size(),
         failed.get(0).failure().orElseThrow().getMessage());
-    return new Applied(PublishOutcome.OUTAGE, acked, ackedRows, stopped, List.of());
+    return new Applied(PublishOutcome.OUTAGE, acked, round.rows(), stopped, List.of());
   }
 
   /**
