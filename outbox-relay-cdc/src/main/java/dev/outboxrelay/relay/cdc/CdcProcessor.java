@@ -6,6 +6,7 @@ import dev.outboxrelay.relay.cdc.internal.debezium.EngineSilence;
 import dev.outboxrelay.relay.cdc.internal.debezium.PublishedLog;
 import dev.outboxrelay.relay.cdc.internal.debezium.StopDrain;
 import dev.outboxrelay.relay.engine.KeyBackoffs;
+import dev.outboxrelay.relay.engine.KeyDrains;
 import dev.outboxrelay.relay.engine.KeyHolds;
 import dev.outboxrelay.relay.engine.Purge;
 import dev.outboxrelay.relay.engine.Retry;
@@ -68,16 +69,19 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     this.events = new OutboxEvents(config.table());
     this.holds = new KeyHolds(new KeyBackoffs(config.backoff(), config.ticker()));
     this.published = store.newPublishedLog();
-    Publishing publishing = new Publishing(config, store, published, holds, () -> running);
     this.marks =
         new LoggedMarks(config.name(), store, published, config.ticker(), Clock.systemUTC());
     this.retry = new Retry(config.name(), config.backoff(), this::pause);
     this.purge = new Purge(config.retention(), store::purge, config.ticker());
     this.writes = new PositionWrites(config.name());
+    Publishing publishing =
+        new Publishing(config, store, published, holds, writes, marks, () -> running);
     this.rounds = new RoundPublisher(config, store, publishing, published, writes, retry);
-    this.drains = new KeyDrains(config, store, holds, publishing, writes, marks, () -> running);
+    this.drains = new KeyDrains(config.batchSize(), holds, publishing, () -> running);
     this.stopDrain = new StopDrain(debezium);
-    this.silence = new EngineSilence(debezium, config.source().dialect() != SqlDialect.POSTGRESQL);
+    this.silence =
+        new EngineSilence(
+            debezium, config.source().dialect() != SqlDialect.POSTGRESQL, config.ticker());
     this.catchUp = newCatchUp();
     this.engineProperties = new Properties();
     engineProperties.putAll(debezium);

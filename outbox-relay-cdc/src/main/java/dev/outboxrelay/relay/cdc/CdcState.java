@@ -31,7 +31,7 @@ final class CdcState {
       // be purged past it (lost at the next start). Not healthy, though rows move.
       return state(Phase.FAILED, "cannot store its position: " + saveFailure, retrying, parked);
     }
-    Optional<Duration> silent = p.silence().beyondLimit(System.nanoTime());
+    Optional<Duration> silent = p.silence().beyondLimit();
     if (silent.isPresent()) {
       // The engine has not failed, yet its reader hands over nothing, not even heartbeats.
       return state(Phase.FAILED, silence(silent.get(), p), retrying, parked);

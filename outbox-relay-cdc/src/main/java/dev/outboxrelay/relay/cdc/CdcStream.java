@@ -223,7 +223,7 @@ final class CdcStream {
     if (engine.failed()) {
       return; // its failure is logged and reported; a restarted engine is watched afresh
     }
-    java.util.Optional<Duration> silent = processor.silence().beyondLimit(System.nanoTime());
+    java.util.Optional<Duration> silent = processor.silence().beyondLimit();
     if (silent.isPresent() && !silenceReported) {
       silenceReported = true;
       batchesAtSilence = processor.silence().handled();

@@ -73,7 +73,7 @@ final class EngineRunner {
 
   private void failed(String message, Throwable error) {
     failure = message;
-    restartAt = System.nanoTime() + backoff().toNanos();
+    restartAt = config.ticker().read() + backoff().toNanos();
     // Not the exception itself: Debezium's messages can hold every setting, database.password
     // included (JdbcOffsetBackingStore.configure; MaskedJdbcOffsetBackingStore drops them there).
     log.error(
@@ -100,7 +100,7 @@ final class EngineRunner {
 
   /** Restarts a failed engine once its backoff is over; the relay's maintenance thread. */
   synchronized void restartIfFailed() {
-    if (!failed || lifecycle.stopping() || System.nanoTime() - restartAt < 0) {
+    if (!failed || lifecycle.stopping() || config.ticker().read() - restartAt < 0) {
       return;
     }
     // STARTING from now on, not the failed engine's last batch read as ACTIVE (or its silence)
@@ -112,7 +112,7 @@ final class EngineRunner {
       PositionCheck.verify(config, sql);
       start();
     } catch (SQLException e) {
-      restartAt = System.nanoTime() + backoff().toNanos();
+      restartAt = config.ticker().read() + backoff().toNanos();
       failed = true;
       lifecycle.tryMoveTo(FAILED, failureReason());
       log.warn("{} - database not reachable yet: {}", config.name(), e.getMessage());

@@ -1,61 +1,70 @@
 package dev.outboxrelay.relay.cdc;
 
-import dev.outboxrelay.core.BatchOutcome;
 import dev.outboxrelay.core.OutboxMessage;
-import dev.outboxrelay.core.PublishResult;
 import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.relay.cdc.internal.debezium.PublishedLog;
+import dev.outboxrelay.relay.engine.KeyBackoffs;
 import dev.outboxrelay.relay.engine.KeyDelivery;
+import dev.outboxrelay.relay.engine.KeyDrains;
 import dev.outboxrelay.relay.engine.KeyHolds;
-import dev.outboxrelay.relay.engine.Listeners;
 import dev.outboxrelay.relay.engine.PublishOutcome;
+import dev.outboxrelay.relay.engine.Rounds;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.BooleanSupplier;
 
 /**
- * Publishes rows of the stream or of a key's drain and applies the outcome per key with the
- * engine's {@link KeyDelivery}: held keys are skipped, the acknowledged prefix is logged or marked
- * done, a key's first failure holds it (backs off, or parks it for good). If nothing was
- * acknowledged and every failure is transient, nothing is held: the caller retries the whole round
- * (broker outage). Processor thread only.
+ * Publishes rows of the stream or of a key's drain through the engine's {@link Rounds}: held keys
+ * are skipped, the acknowledged prefix is logged (stream) or marked done (drain), a key's first
+ * failure holds it (backs off, or parks it for good). If nothing was acknowledged and every failure
+ * is transient, nothing is held: the caller retries the whole round (broker outage). Processor
+ * thread only.
  */
-final class Publishing {
+final class Publishing implements KeyDrains.Table {
   private final CdcRelayConfig config;
   private final CdcStore store;
   private final PublishedLog published;
   private final KeyHolds holds;
-  private final KeyDelivery delivery;
+  private final PositionWrites writes;
+  private final LoggedMarks marks;
+  private final Rounds rounds;
   private final BooleanSupplier live;
-  private List<PublishResult> outage = List.of();
 
   Publishing(
       CdcRelayConfig config,
       CdcStore store,
       PublishedLog published,
       KeyHolds holds,
+      PositionWrites writes,
+      LoggedMarks marks,
       BooleanSupplier live) {
     this.config = config;
     this.store = store;
     this.published = published;
     this.holds = holds;
+    this.writes = writes;
+    this.marks = marks;
     this.live = live;
-    this.delivery =
-        new KeyDelivery(config, holds.backoffs(), this::park, KeyDelivery.OnOutage.RETRY_ROUND);
+    this.rounds =
+        new Rounds(
+            config,
+            new KeyDelivery(
+                config, holds.backoffs(), this::park, KeyDelivery.OnOutage.RETRY_ROUND));
   }
 
   /**
    * Publishes the rows and applies the outcome. {@code logged}: the acknowledged rows go to the
-   * published log, which the batch's durable write stores (with its position; in the catch-up on
-   * its own) ({@link PublishedLog}; {@link LoggedMarks} marks them later), else they are marked
-   * done now (a drain, so that a read of the table right after sees them done). A stopped relay
-   * sends nothing more ({@link RelayStopping}); what the broker acknowledged before is still
-   * marked, as the polling relay does at a graceful stop.
+   * published log, which the batch's durable write stores ({@link PublishedLog}; {@link
+   * LoggedMarks} marks them later), else they are marked done now (a drain, so that a read of the
+   * table right after sees them done). A stopped relay sends nothing more ({@link RelayStopping});
+   * what the broker acknowledged before is still marked, as the polling relay does at a graceful
+   * stop.
    */
   KeyDelivery.Applied publish(List<PendingRow> rows, boolean logged)
       throws SQLException, InterruptedException {
-    KeyDelivery.Round round = delivery.prepare(rows, holds::isHeld);
+    KeyDelivery.Round round = rounds.prepare(rows, holds::isHeld);
     if (round.messages().isEmpty()) {
       return new KeyDelivery.Applied(
           PublishOutcome.PROGRESS, List.of(), rows, round.stopped(), List.of());
@@ -63,31 +72,45 @@ final class Publishing {
     if (!live.getAsBoolean()) {
       throw new RelayStopping(config.name());
     }
-    long start = System.nanoTime();
-    List<PublishResult> results =
-        BatchOutcome.publish(config.publisher(), round.messages(), config.publishTimeout());
-    Duration latency = Duration.ofNanos(System.nanoTime() - start);
-    KeyDelivery.Applied applied = delivery.apply(round, results);
-    List<java.util.UUID> acked = applied.acknowledged().stream().map(OutboxMessage::id).toList();
+    Rounds.Delivered delivered = rounds.await(rounds.send(round));
+    List<UUID> acked = delivered.acknowledged().stream().map(OutboxMessage::id).toList();
     if (logged) {
       published.add(acked); // logged with the batch's position
     } else {
       store.markDone(acked);
     }
-    outage = applied.outage(); // reported by retrying(...), with the caller's attempt and delay
     // As in the polling relay: a round with acknowledgements is an answer from the broker
-    // (readiness), even if a key in it failed. Never with an empty list (a listener counts it).
-    if (!acked.isEmpty()) {
-      Listeners.safely(
-          config.name(), () -> config.listener().onPublished(applied.acknowledged(), latency));
-    }
-    return applied;
+    // (readiness), even if a key in it failed.
+    rounds.published(delivered.acknowledged(), delivered.latency());
+    return delivered.applied();
   }
 
-  /** After an {@link PublishOutcome#OUTAGE}: the round is retried after {@code delay}. */
-  void retrying(int attempt, Duration delay) {
-    delivery.retrying(outage, attempt, delay);
-    outage = List.of();
+  /** After an outage: the round is retried after {@code delay}. */
+  void retrying(KeyDelivery.Applied outage, int attempt, Duration delay) {
+    rounds.retrying(outage, attempt, delay);
+  }
+
+  /** A drain reads the table: a logged batch still being written would read as pending. */
+  @Override
+  public void settle() throws SQLException, InterruptedException {
+    writes.settle(Long.MAX_VALUE);
+    marks.flush();
+  }
+
+  @Override
+  public List<PendingRow> pendingOfKey(String key, int limit) throws SQLException {
+    return store.pendingOfKey(key, limit);
+  }
+
+  @Override
+  public KeyDelivery.Applied publish(List<PendingRow> rows)
+      throws SQLException, InterruptedException {
+    return publish(rows, false);
+  }
+
+  @Override
+  public void retrying(KeyDelivery.Applied outage, KeyBackoffs.Attempt attempt) {
+    retrying(outage, attempt.number(), attempt.delay());
   }
 
   private boolean park(PendingRow row, String reason) throws SQLException {

@@ -2,6 +2,7 @@ package dev.outboxrelay.relay.cdc;
 
 import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.relay.cdc.internal.debezium.PublishedLog;
+import dev.outboxrelay.relay.engine.KeyDelivery;
 import dev.outboxrelay.relay.engine.PublishOutcome;
 import dev.outboxrelay.relay.engine.Retry;
 import java.sql.SQLException;
@@ -85,10 +86,11 @@ final class RoundPublisher {
       Duration delay = retry.delay(++attempt);
       try {
         rows = stillPending(rows, check);
-        if (publishing.publish(rows, true).outcome() == PublishOutcome.PROGRESS) {
+        KeyDelivery.Applied applied = publishing.publish(rows, true);
+        if (applied.outcome() == PublishOutcome.PROGRESS) {
           return;
         }
-        publishing.retrying(attempt, delay);
+        publishing.retrying(applied, attempt, delay);
       } catch (SQLException e) {
         log.warn("{} - database error, retrying: {}", config.name(), e.getMessage());
       }

@@ -1,27 +1,23 @@
 package dev.outboxrelay.relay.polling;
 
-import dev.outboxrelay.core.BatchOutcome;
 import dev.outboxrelay.core.OutboxMessage;
-import dev.outboxrelay.core.PublishResult;
 import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.relay.engine.KeyBackoffs;
 import dev.outboxrelay.relay.engine.KeyDelivery;
 import dev.outboxrelay.relay.engine.Listeners;
 import dev.outboxrelay.relay.engine.PublishOutcome;
+import dev.outboxrelay.relay.engine.Rounds;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes a claimed batch and applies the outcome per key ({@link KeyDelivery}): the acknowledged
- * prefix is marked done, fenced by the lease. Each batch is sent with {@link
- * dev.outboxrelay.core.Publisher#sendBuffered} at once, since its acknowledgements are awaited next
- * (a Kafka producer would hold it back for {@code linger.ms}). {@link #send} runs on the worker
+ * Publishes a claimed batch through the engine's {@link Rounds} and applies the outcome per key:
+ * the acknowledged prefix is marked done, fenced by the lease. {@link #send} runs on the worker
  * thread, {@link #finish} on its {@code -apply} thread.
  */
 final class BatchPublisher {
@@ -30,26 +26,24 @@ final class BatchPublisher {
   private final PollingRelayConfig config;
   private final RelayStore store;
   private final KeyBackoffs backoffs;
-  private final KeyDelivery delivery;
+  private final Rounds rounds;
 
   BatchPublisher(PollingRelayConfig config, RelayStore store) {
     this.config = config;
     this.store = store;
     this.backoffs = new KeyBackoffs(config.backoff(), config.ticker());
-    this.delivery =
-        new KeyDelivery(config, backoffs, store::park, KeyDelivery.OnOutage.BACK_OFF_KEYS);
+    this.rounds =
+        new Rounds(
+            config,
+            new KeyDelivery(config, backoffs, store::park, KeyDelivery.OnOutage.BACK_OFF_KEYS));
   }
-
-  /** A batch whose messages were handed to the publisher; its outcome not applied yet. */
-  record InFlight(
-      KeyDelivery.Round round, CompletionStage<List<PublishResult>> results, long startNanos) {}
 
   /**
    * Parks malformed rows and hands the others to the publisher without waiting; null when nothing
    * was sent (nothing to send, or the leases are about to expire).
    */
-  InFlight send(List<PendingRow> rows, Leases leases) throws SQLException {
-    KeyDelivery.Round round = delivery.prepare(rows, key -> false); // the claim skipped held keys
+  Rounds.Sent send(List<PendingRow> rows, Leases leases) throws SQLException {
+    KeyDelivery.Round round = rounds.prepare(rows, key -> false); // the claim skipped held keys
     List<OutboxMessage> messages = round.messages();
     Instant oldest =
         messages.isEmpty() ? Instant.now() : messages.get(0).createdAt().orElse(Instant.now());
@@ -59,11 +53,7 @@ final class BatchPublisher {
     if (messages.isEmpty() || !leases.validFor(Duration.ofSeconds(1))) {
       return null;
     }
-    long start = System.nanoTime(); // real time: the publish timeout waits on a real future
-    CompletionStage<List<PublishResult>> results = config.publisher().publish(messages);
-    // The -apply thread waits for these at once: nothing should wait out the client's linger.
-    config.publisher().sendBuffered();
-    return new InFlight(round, results, start);
+    return rounds.send(round);
   }
 
   /**
@@ -77,17 +67,13 @@ final class BatchPublisher {
    * and backs off at once; marks the acknowledged rows at once, or, with {@code deferTo}, leaves
    * them there for a later {@link #mark} of several batches.
    */
-  PublishOutcome finish(InFlight sent, Leases leases, PendingMarks deferTo)
+  PublishOutcome finish(Rounds.Sent sent, Leases leases, PendingMarks deferTo)
       throws SQLException, InterruptedException {
-    List<PublishResult> results =
-        BatchOutcome.await(
-            sent.results(),
-            sent.round().messages(),
-            sent.startNanos() + config.publishTimeout().toNanos());
-    Duration latency = Duration.ofNanos(System.nanoTime() - sent.startNanos());
-    KeyDelivery.Applied applied = delivery.apply(sent.round(), results);
+    Rounds.Delivered delivered = rounds.await(sent);
+    KeyDelivery.Applied applied = delivered.applied();
     if (!applied.acknowledged().isEmpty()) {
-      Acked batch = new Acked(applied.acknowledgedRows(), applied.acknowledged(), latency);
+      Acked batch =
+          new Acked(applied.acknowledgedRows(), applied.acknowledged(), delivered.latency());
       if (deferTo != null) {
         deferTo.add(batch);
       } else {
@@ -114,12 +100,7 @@ final class BatchPublisher {
       leases.invalidate();
       Listeners.safely(config.name(), () -> config.listener().onFenced(rows.size() - marked));
     }
-    for (Acked b : batches) {
-      // Never with no messages: an empty call would count as the broker's answer (the daemon's
-      // readiness) after an outage.
-      Listeners.safely(
-          config.name(), () -> config.listener().onPublished(b.messages(), b.latency()));
-    }
+    batches.forEach(b -> rounds.published(b.messages(), b.latency()));
   }
 
   List<String> waitingKeys(int limit) {

@@ -1,6 +1,7 @@
 package dev.outboxrelay.relay.polling;
 
 import dev.outboxrelay.core.rows.PendingRow;
+import dev.outboxrelay.relay.engine.Ticker;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,11 +36,16 @@ final class PendingMarks {
 
   private final List<BatchPublisher.Acked> batches = new ArrayList<>();
   private int rows;
+  private final Ticker ticker;
   private long oldestNanos;
+
+  PendingMarks(Ticker ticker) {
+    this.ticker = ticker;
+  }
 
   synchronized void add(BatchPublisher.Acked batch) {
     if (batches.isEmpty()) {
-      oldestNanos = System.nanoTime();
+      oldestNanos = ticker.read();
     }
     batches.add(batch);
     rows += batch.rows().size();
@@ -110,7 +116,7 @@ final class PendingMarks {
       rows -= b.rows().size();
     }
     if (!batches.isEmpty()) {
-      oldestNanos = System.nanoTime(); // conservative: the rest waits at most one more delay
+      oldestNanos = ticker.read(); // conservative: the rest waits at most one more delay
     }
   }
 }

@@ -7,6 +7,7 @@ import dev.outboxrelay.relay.engine.Lifecycle;
 import dev.outboxrelay.relay.engine.Listeners;
 import dev.outboxrelay.relay.engine.PublishOutcome;
 import dev.outboxrelay.relay.engine.Purge;
+import dev.outboxrelay.relay.engine.Rounds;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ final class RelayWorker implements Runnable {
   private final Waker waker;
   private final Optional<DeadLetterRounds> deadLetters;
 
-  private final PendingMarks pendingMarks = new PendingMarks(); // a live stream's, if deferMarks
+  private final PendingMarks pendingMarks; // a live stream's, if deferMarks
   private final boolean deferMarks; // else each batch is marked as it is applied
 
   private volatile boolean running = true;
@@ -80,6 +81,7 @@ final class RelayWorker implements Runnable {
       Lifecycle lifecycle,
       ThreadFactory applyThread) {
     this.config = config;
+    this.pendingMarks = new PendingMarks(config.ticker());
     this.lifecycle = lifecycle;
     this.leases = leases;
     this.store = store;
@@ -156,7 +158,7 @@ final class RelayWorker implements Runnable {
 
   /** One pass; returns how long to wait before the next (zero: go on at once). */
   private Duration cycle() throws Exception {
-    long now = System.nanoTime();
+    long now = config.ticker().read();
     if (now - nextRebalanceNanos >= 0) {
       Duration outage = finishAll(); // a lane's buckets may change hands
       if (outage != null) {
@@ -182,7 +184,7 @@ final class RelayWorker implements Runnable {
     if (outage != null) {
       return outageWait(outage);
     }
-    if (pendingMarks.due(System.nanoTime(), config.batchSize(), inFlight.size())) {
+    if (pendingMarks.due(config.ticker().read(), config.batchSize(), inFlight.size())) {
       markPending();
     }
     List<Integer> buckets = new ArrayList<>();
@@ -200,7 +202,7 @@ final class RelayWorker implements Runnable {
             ? List.of()
             : store.claim(
                 buckets, batches.waitingKeys(MAX_EXCLUDED_KEYS), unmarked, config.batchSize());
-    BatchPublisher.InFlight sent = rows.isEmpty() ? null : batches.send(rows, leases);
+    Rounds.Sent sent = rows.isEmpty() ? null : batches.send(rows, leases);
     PendingMarks deferTo = active == 1 && deferMarks ? pendingMarks : null;
     inFlight.submit(lane, sent == null ? null : () -> batches.finish(sent, leases, deferTo));
     if (sent != null && deferTo != null) {
@@ -266,7 +268,7 @@ final class RelayWorker implements Runnable {
     }
     markPending();
     leases.invalidate();
-    nextRebalanceNanos = System.nanoTime();
+    nextRebalanceNanos = config.ticker().read();
     return false;
   }
 
@@ -316,7 +318,7 @@ final class RelayWorker implements Runnable {
     lifecycle.tryMoveTo(Phase.FAILED, "retrying after " + Secrets.maskText(e.toString()));
     Listeners.safely(config.name(), () -> config.listener().onError(e, delay));
     leases.invalidate();
-    nextRebalanceNanos = System.nanoTime();
+    nextRebalanceNanos = config.ticker().read();
     try {
       waker.await(delay);
       return true;
@@ -341,7 +343,7 @@ final class RelayWorker implements Runnable {
    * Sleep until the poll interval, the next key retry or the next rebalance, whichever is first.
    */
   private Duration idle(long untilRetryNanos) {
-    long untilRebalance = nextRebalanceNanos - System.nanoTime();
+    long untilRebalance = nextRebalanceNanos - config.ticker().read();
     long nanos =
         Math.min(config.pollInterval().toNanos(), Math.min(untilRetryNanos, untilRebalance));
     return Duration.ofNanos(Math.max(nanos, 1_000_000));

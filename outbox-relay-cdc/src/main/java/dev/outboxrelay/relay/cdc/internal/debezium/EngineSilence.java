@@ -1,5 +1,6 @@
 package dev.outboxrelay.relay.cdc.internal.debezium;
 
+import dev.outboxrelay.relay.engine.Ticker;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
@@ -31,15 +32,19 @@ public final class EngineSilence {
   private final Duration limit; // null: not watched
   private final AtomicInteger handling = new AtomicInteger(); // batches being handled
   private final AtomicLong handled = new AtomicLong(); // batches handled
-  private volatile long batchEnded; // System.nanoTime() at the end of the last batch; 0 before
+  private final Ticker ticker;
+  private volatile boolean ended; // a batch ended since the (re)start
+  private volatile long batchEnded; // the ticker at the end of the last batch
 
   /**
    * @param engine the settings the engine runs with ({@link EngineProperties#of}: the relay's
    *     merged with the user's)
    * @param binlog whether the source is MySQL/MariaDB
+   * @param ticker the relay's clock for elapsed time
    */
-  public EngineSilence(Properties engine, boolean binlog) {
+  public EngineSilence(Properties engine, boolean binlog, Ticker ticker) {
     this.limit = limit(engine, binlog);
+    this.ticker = ticker;
   }
 
   static Duration limit(Properties engine, boolean binlog) {
@@ -78,7 +83,8 @@ public final class EngineSilence {
 
   /** The relay is done with the batch: silence counts from here. */
   public void batchEnded() {
-    batchEnded = System.nanoTime();
+    batchEnded = ticker.read();
+    ended = true;
     handled.incrementAndGet();
     handling.decrementAndGet();
   }
@@ -90,22 +96,22 @@ public final class EngineSilence {
 
   /** The engine (re)starts: silent until its first batch, which {@code STARTING} reports. */
   public void restarted() {
-    batchEnded = 0;
+    ended = false;
   }
 
   /** How long the engine has been silent, if longer than it may be; any thread. */
-  public Optional<Duration> beyondLimit(long nowNanos) {
+  public Optional<Duration> beyondLimit() {
     if (limit == null) {
       return Optional.empty();
     }
     // A batch that began or ended between these reads is no silence.
     long before = handled.get();
     boolean inBatch = handling.get() > 0;
-    long ended = batchEnded;
-    if (inBatch || ended == 0 || handled.get() != before) {
+    long end = batchEnded;
+    if (inBatch || !ended || handled.get() != before) {
       return Optional.empty();
     }
-    Duration silent = Duration.ofNanos(nowNanos - ended);
+    Duration silent = Duration.ofNanos(ticker.read() - end);
     return silent.compareTo(limit) > 0 ? Optional.of(silent) : Optional.empty();
   }
 
