@@ -65,7 +65,7 @@ public final class DedupBuilder {
    * Backoff before retrying a rolled-back transaction: doubles from {@code initial} up to {@code
    * max}, with jitter. Default 20 ms up to 1 s.
    *
-   * @throws OutboxConfigException unless 0 < initial <= max <= 1 min
+   * @throws OutboxConfigException unless {@code 0 < initial <= max <= 1 min}
    */
   public DedupBuilder backoff(Duration initial, Duration max) {
     requirePositive("backoffInitial", initial);

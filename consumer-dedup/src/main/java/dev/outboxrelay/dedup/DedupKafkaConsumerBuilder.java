@@ -186,7 +186,7 @@ public final class DedupKafkaConsumerBuilder<K, V> {
    * How long a partition pauses after a failed record before it is redelivered: doubles from {@code
    * initial} up to {@code max}, with jitter. Default 200 ms up to 30 s.
    *
-   * @throws OutboxConfigException unless 0 < initial <= max <= 1 h
+   * @throws OutboxConfigException unless {@code 0 < initial <= max <= 1 h}
    */
   public DedupKafkaConsumerBuilder<K, V> failureBackoff(Duration initial, Duration max) {
     DedupBuilder.requirePositive("failureBackoffInitial", initial);

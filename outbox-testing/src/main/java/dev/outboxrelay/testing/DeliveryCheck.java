@@ -13,8 +13,6 @@ import java.util.UUID;
 /**
  * Checks what a broker holds against what was committed and rolled back: lost, phantom (rolled back
  * yet published), duplicates, and per-key order violations by first delivery.
- *
- * @param committedByKey committed message ids per key, in the order they must be delivered
  */
 public record DeliveryCheck(
     int committed,
@@ -25,6 +23,11 @@ public record DeliveryCheck(
     int duplicates,
     List<String> orderViolations) {
 
+  /**
+   * @param committedByKey committed message ids per key, in the order they must be delivered
+   * @param rolledBack ids of messages whose transaction rolled back
+   * @param received what the broker holds, in delivery order
+   */
   public static DeliveryCheck of(
       Map<String, List<UUID>> committedByKey,
       Collection<UUID> rolledBack,
