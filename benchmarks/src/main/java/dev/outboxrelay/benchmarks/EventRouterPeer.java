@@ -109,7 +109,7 @@ final class EventRouterPeer implements CdcBench.Engine {
     p.setProperty("offset.flush.interval.ms", "0");
     p.setProperty("offset.storage", "io.debezium.storage.jdbc.offset.JdbcOffsetBackingStore");
     jdbc(p, "offset.storage.", db);
-    p.setProperty("offset.storage.jdbc.offset.table.name", "dbz_offsets");
+    p.setProperty("offset.storage.jdbc.table.name", "dbz_offsets");
     p.setProperty("transforms", "outbox");
     p.setProperty("transforms.outbox.type", "io.debezium.transforms.outbox.EventRouter");
     p.setProperty("transforms.outbox.route.topic.replacement", prefix + "${routedByValue}");

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.relay.cdc.internal.debezium.EngineProperties;
 import dev.outboxrelay.testing.InMemoryPublisher;
 import java.util.Map;
 import java.util.Properties;
@@ -45,7 +46,7 @@ class CdcConfigTest {
         .containsEntry(
             "offset.storage",
             "dev.outboxrelay.relay.cdc.internal.debezium.MaskedJdbcOffsetBackingStore")
-        .containsEntry("offset.storage.jdbc.offset.table.name", "outbox_cdc_offsets");
+        .containsEntry("offset.storage.jdbc.table.name", "outbox_cdc_offsets");
   }
 
   @Test
@@ -67,7 +68,24 @@ class CdcConfigTest {
         .containsEntry("column.exclude.list", "\\Qshop.outbox.published_at\\E")
         .containsEntry(
             "schema.history.internal", "io.debezium.storage.jdbc.history.JdbcSchemaHistory")
+        .containsEntry("schema.history.internal.jdbc.table.name", "outbox_cdc_history")
         .containsEntry("poll.interval.ms", "50");
+    assertThat(p.stringPropertyNames())
+        .as("no name Debezium deprecated: each would log a WARN at every start")
+        .doesNotContainAnyElementsOf(EngineProperties.RENAMED.keySet());
+  }
+
+  @Test
+  void aUsersSettingUnderDebeziumsDeprecatedNameStillWins() {
+    CdcRelayConfig c =
+        config(
+            "jdbc:mariadb://db/shop",
+            Map.of("offset.storage.jdbc.offset.table.name", "my_offsets"));
+    Properties p =
+        DebeziumConfig.of(c, new CdcSql(OutboxTable.defaults(), SqlDialect.MARIADB, false));
+    assertThat(p)
+        .containsEntry("offset.storage.jdbc.table.name", "my_offsets")
+        .doesNotContainKey("offset.storage.jdbc.offset.table.name");
   }
 
   @Test

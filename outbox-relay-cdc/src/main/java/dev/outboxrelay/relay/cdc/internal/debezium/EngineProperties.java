@@ -4,6 +4,7 @@ import dev.outboxrelay.core.OutboxColumn;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Properties;
 import java.util.regex.Pattern;
 
@@ -23,6 +24,29 @@ import java.util.regex.Pattern;
  */
 public final class EngineProperties {
   private static final String CREATED_AT_CONVERTER = "outboxcreatedat";
+
+  /**
+   * Debezium's deprecated names of JDBC store settings (still read, with a WARN each) and their
+   * names now. The relay writes the new names; a user's override under an old name is moved to the
+   * new one, where it still wins over the relay's value (Debezium reads the new name first).
+   */
+  public static final Map<String, String> RENAMED =
+      Map.of(
+          "offset.storage.jdbc.offset.table.name", "offset.storage.jdbc.table.name",
+          "offset.storage.jdbc.offset.table.ddl", "offset.storage.jdbc.table.ddl",
+          "offset.storage.jdbc.offset.table.select", "offset.storage.jdbc.table.select",
+          "offset.storage.jdbc.offset.table.delete", "offset.storage.jdbc.table.delete",
+          "offset.storage.jdbc.offset.table.insert", "offset.storage.jdbc.table.insert",
+          "schema.history.internal.jdbc.schema.history.table.name",
+              "schema.history.internal.jdbc.table.name",
+          "schema.history.internal.jdbc.schema.history.table.ddl",
+              "schema.history.internal.jdbc.table.ddl",
+          "schema.history.internal.jdbc.schema.history.table.select",
+              "schema.history.internal.jdbc.table.select",
+          "schema.history.internal.jdbc.schema.history.table.exists",
+              "schema.history.internal.jdbc.table.exists",
+          "schema.history.internal.jdbc.schema.history.table.insert",
+              "schema.history.internal.jdbc.table.insert");
 
   /** What the engine's settings are made from: the relay's validated settings. */
   public record Inputs(
@@ -72,7 +96,7 @@ public final class EngineProperties {
     p.setProperty("heartbeat.interval.ms", "1000");
     p.setProperty("offset.storage", MaskedJdbcOffsetBackingStore.class.getName());
     storeLogin(p, "offset.storage.", r);
-    p.setProperty("offset.storage.jdbc.offset.table.name", unquoted(r, "cdc_offsets"));
+    p.setProperty("offset.storage.jdbc.table.name", unquoted(r, "cdc_offsets"));
     String schema =
         r.table().schema().orElse(db.dialect() == SqlDialect.POSTGRESQL ? "public" : db.database());
     String table = schema + "." + r.table().name();
@@ -94,6 +118,14 @@ public final class EngineProperties {
       binlog(p, r, db);
     }
     p.putAll(r.overrides());
+    RENAMED.forEach(
+        (old, now) -> {
+          String v = p.getProperty(old);
+          p.remove(old);
+          if (v != null && !r.overrides().containsKey(now)) {
+            p.setProperty(now, v);
+          }
+        });
     return p;
   }
 
@@ -125,11 +157,10 @@ public final class EngineProperties {
     p.setProperty("schema.history.internal", "io.debezium.storage.jdbc.history.JdbcSchemaHistory");
     p.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");
     storeLogin(p, "schema.history.internal.", r);
-    p.setProperty(
-        "schema.history.internal.jdbc.schema.history.table.name", unquoted(r, "cdc_history"));
+    p.setProperty("schema.history.internal.jdbc.table.name", unquoted(r, "cdc_history"));
     // Debezium's default VARCHAR(65000) exceeds MySQL's row size in utf8mb4.
     p.setProperty(
-        "schema.history.internal.jdbc.schema.history.table.ddl",
+        "schema.history.internal.jdbc.table.ddl",
         "CREATE TABLE %s (id VARCHAR(36) NOT NULL, history_data MEDIUMTEXT, history_data_seq INTEGER,"
             + " record_insert_ts TIMESTAMP NOT NULL, record_insert_seq INTEGER NOT NULL,"
             + " PRIMARY KEY (id, history_data_seq))");
