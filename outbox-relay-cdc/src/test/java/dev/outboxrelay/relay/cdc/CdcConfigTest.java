@@ -8,6 +8,7 @@ import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.relay.cdc.internal.debezium.EngineProperties;
 import dev.outboxrelay.testing.InMemoryPublisher;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -150,5 +151,42 @@ class CdcConfigTest {
         .containsEntry("max.queue.size", "2049");
     assertThatThrownBy(() -> CdcRelay.builder().batchSize(0))
         .hasMessage("batchSize must be between 1 and 10000, but was 0");
+  }
+
+  @Test
+  void theSharedSettersReturnThisBuilderAndTakeThisRelaysDefaults() {
+    CdcRelayConfig c =
+        CdcRelay.builder()
+            .backoffInitial(Duration.ofMillis(200))
+            .backoffMax(Duration.ofSeconds(2))
+            .source("jdbc:mariadb://db/shop", "cdc", "s3cret")
+            .dataSource(new PGSimpleDataSource())
+            .publisher(new InMemoryPublisher())
+            .build()
+            .config();
+    assertThat(c.name()).isEqualTo("outbox-cdc");
+    assertThat(c.batchSize()).isEqualTo(2048);
+    assertThat(c.pollInterval()).isEqualTo(Duration.ofMillis(20));
+    assertThat(c.core().backoffInitial()).isEqualTo(Duration.ofMillis(200));
+    assertThat(c.core().backoffMax()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(c.keepRows()).isFalse();
+  }
+
+  @Test
+  @SuppressWarnings("deprecation")
+  void keepPublishedForIsARetentionAndInvertedBackoffBoundsFailTheBuild() {
+    CdcRelayBuilder b =
+        CdcRelay.builder()
+            .source("jdbc:mariadb://db/shop", "cdc", "s3cret")
+            .dataSource(new PGSimpleDataSource())
+            .publisher(new InMemoryPublisher())
+            .keepPublishedFor(Duration.ofHours(1));
+    assertThat(b.build().config().retention().window()).contains(Duration.ofHours(1));
+    assertThatThrownBy(() -> b.keepPublishedFor(Duration.ZERO))
+        .hasMessage("keepPublishedFor must be at least PT0.001S, but was PT0S");
+    b.backoff(Duration.ofSeconds(5), Duration.ofSeconds(1));
+    assertThatThrownBy(b::build)
+        .isInstanceOf(OutboxConfigException.class)
+        .hasMessage("backoffMax must be at least backoffInitial PT5S, but was PT1S");
   }
 }

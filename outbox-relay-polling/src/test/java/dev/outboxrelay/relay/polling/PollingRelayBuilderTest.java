@@ -94,4 +94,20 @@ class PollingRelayBuilderTest {
                     .build())
         .hasMessageStartingWith("backoffMax must be at least backoffInitial PT5S, but was PT1S");
   }
+
+  @Test
+  void backoffSetsBothBoundsAndIsCheckedAtBuild() {
+    assertThatThrownBy(
+            () ->
+                PollingRelay.builder()
+                    .backoff(Duration.ofSeconds(5), Duration.ofSeconds(1))
+                    .dataSource(new org.postgresql.ds.PGSimpleDataSource())
+                    .publisher(new InMemoryPublisher())
+                    .build())
+        .hasMessage("backoffMax must be at least backoffInitial PT5S, but was PT1S");
+    assertThatThrownBy(() -> PollingRelay.builder().backoff(Duration.ZERO, Duration.ofSeconds(1)))
+        .hasMessage("backoffInitial must be at least PT0.001S, but was PT0S");
+    assertThatThrownBy(() -> PollingRelay.builder().publishTimeout(Duration.ofMillis(99)))
+        .hasMessage("publishTimeout must be at least PT0.1S, but was PT0.099S");
+  }
 }
