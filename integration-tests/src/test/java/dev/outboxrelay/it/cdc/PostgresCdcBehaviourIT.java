@@ -27,6 +27,17 @@ class PostgresCdcBehaviourIT extends CdcBehaviour {
 
   @Override
   void losePosition(String relayName) throws Exception {
+    // The closed relay's walsender ends a moment after its connection: the slot is in use till
+    // then.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                count(
+                        "SELECT COUNT(*) FROM pg_replication_slots WHERE active AND slot_name = '"
+                            + relayName
+                            + "'")
+                    == 0);
     execute("SELECT pg_drop_replication_slot('" + relayName + "')");
   }
 

@@ -15,7 +15,9 @@ import dev.outboxrelay.relay.engine.Lifecycle;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +37,7 @@ import org.slf4j.LoggerFactory;
 public final class CdcRelay implements Relay {
   private static final Logger log = LoggerFactory.getLogger(CdcRelay.class);
   private static final long STANDBY_POLL_MILLIS = 500;
+  private static final Duration SLOT_RELEASE = Duration.ofSeconds(10);
 
   private final CdcRelayConfig config;
   private final CdcSql sql;
@@ -183,6 +186,9 @@ public final class CdcRelay implements Relay {
    * Forgets the stored position (after {@link CdcPositionLostException}): the next {@link #start()}
    * republishes every row still pending in the table, then streams from the current position. Must
    * not run while the relay runs.
+   *
+   * @throws IllegalStateException if a relay still streams from the PostgreSQL slot after 10 s
+   * @throws OutboxDatabaseException if the database failed the reset
    */
   public void resetPosition() {
     try (Connection c =
@@ -195,17 +201,53 @@ public final class CdcRelay implements Relay {
         }
       }
       if (sql.dialect == SqlDialect.POSTGRESQL) {
-        try (PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT pg_drop_replication_slot(slot_name)"
-                    + " FROM pg_replication_slots WHERE slot_name = ?")) {
-          ps.setString(1, config.slotName());
-          ps.execute();
-        }
+        dropSlot(c);
       }
       log.warn("{} - stored position reset; pending rows will be republished", config.name());
     } catch (SQLException e) {
       throw new OutboxDatabaseException(config.name() + " could not reset its position", e);
+    }
+  }
+
+  /**
+   * Drops the replication slot once no session streams from it: a relay that just stopped leaves
+   * its walsender a moment behind it; one still in use after {@link #SLOT_RELEASE} belongs to a
+   * running relay, which a reset must not pull the slot from.
+   */
+  private void dropSlot(Connection c) throws SQLException {
+    long deadline = System.nanoTime() + SLOT_RELEASE.toNanos();
+    try (PreparedStatement active =
+            c.prepareStatement(
+                "SELECT active_pid FROM pg_replication_slots WHERE slot_name = ? AND active");
+        PreparedStatement drop =
+            c.prepareStatement(
+                "SELECT pg_drop_replication_slot(slot_name)"
+                    + " FROM pg_replication_slots WHERE slot_name = ?")) {
+      active.setString(1, config.slotName());
+      while (true) {
+        try (ResultSet rs = active.executeQuery()) {
+          if (!rs.next()) {
+            break;
+          }
+          if (System.nanoTime() - deadline > 0) {
+            throw new IllegalStateException(
+                config.name()
+                    + " cannot reset its position: replication slot '"
+                    + config.slotName()
+                    + "' is in use by PID "
+                    + rs.getInt(1)
+                    + "; stop the relay streaming from it first");
+          }
+        }
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new SQLException("interrupted while waiting for the slot's release", e);
+        }
+      }
+      drop.setString(1, config.slotName());
+      drop.execute();
     }
   }
 
