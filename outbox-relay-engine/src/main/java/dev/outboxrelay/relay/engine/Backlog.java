@@ -42,7 +42,8 @@ final class Backlog {
         sql.sql(
             "SELECT owner, COUNT(*) FROM {lease} WHERE owner IS NOT NULL AND expires_at > {now}"
                 + " GROUP BY owner");
-    Jdbc.query(c, leases, params(), rs -> owners.put(rs.getString(1), rs.getInt(2)));
+    Jdbc.query(c, leases, params(), rs -> Map.entry(rs.getString(1), rs.getInt(2)))
+        .forEach(e -> owners.put(e.getKey(), e.getValue()));
     return owners;
   }
 }
