@@ -48,34 +48,18 @@ public final class SqlBatch {
     if (rows.isEmpty()) {
       return;
     }
-    boolean autoCommit = c.getAutoCommit();
-    c.setAutoCommit(false);
-    try (PreparedStatement ps = c.prepareStatement(statement)) {
-      for (List<Object> row : rows) {
-        for (int i = 0; i < row.size(); i++) {
-          ps.setObject(i + 1, row.get(i));
-        }
-        ps.addBatch();
-      }
-      ps.executeBatch();
-      c.commit();
-    } catch (SQLException | RuntimeException e) {
-      try {
-        c.rollback();
-      } catch (SQLException r) {
-        e.addSuppressed(r);
-      }
-      restoreAutoCommit(c, autoCommit, e);
-      throw e;
-    }
-    c.setAutoCommit(autoCommit);
-  }
-
-  private static void restoreAutoCommit(Connection c, boolean autoCommit, Exception failure) {
-    try {
-      c.setAutoCommit(autoCommit);
-    } catch (SQLException e) {
-      failure.addSuppressed(e);
-    }
+    Jdbc.inTransaction(
+        c,
+        conn -> {
+          try (PreparedStatement ps = conn.prepareStatement(statement)) {
+            for (List<Object> row : rows) {
+              for (int i = 0; i < row.size(); i++) {
+                ps.setObject(i + 1, row.get(i));
+              }
+              ps.addBatch();
+            }
+            return ps.executeBatch();
+          }
+        });
   }
 }

@@ -1,15 +1,14 @@
 package dev.outboxrelay.core.rows;
 
+import static dev.outboxrelay.core.Jdbc.params;
 import static dev.outboxrelay.core.OutboxColumn.ID;
 
+import dev.outboxrelay.core.Jdbc;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -36,39 +35,23 @@ public final class PublishedRows {
     SqlDialect dialect = rows.dialect();
     String olderThanWindow = dialect.quote("published_at") + " < " + dialect.nowMinusMillis();
     String outbox = table.qualifiedName(dialect);
+    long millis = window.toMillis();
     if (dialect == SqlDialect.POSTGRESQL) {
       String id = table.quoted(dialect, ID);
-      try (PreparedStatement ps =
-          c.prepareStatement(dialect.deleteAtMost(outbox, id, olderThanWindow, ""))) {
-        ps.setLong(1, window.toMillis());
-        ps.setInt(2, limit);
-        return ps.executeUpdate();
-      }
+      String purge = dialect.deleteAtMost(outbox, id, olderThanWindow, "");
+      return Jdbc.update(c, purge, params(millis, limit));
     }
     String key = table.quoted(dialect, rows.key());
-    List<String> values = new ArrayList<>();
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT " + key + " FROM " + outbox + " WHERE " + olderThanWindow + " LIMIT ?")) {
-      ps.setLong(1, window.toMillis());
-      ps.setInt(2, limit);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          values.add(rs.getString(1));
-        }
-      }
-    }
+    String candidates =
+        "SELECT " + key + " FROM " + outbox + " WHERE " + olderThanWindow + " LIMIT ?";
+    List<String> values = Jdbc.query(c, candidates, params(millis, limit), rs -> rs.getString(1));
     if (values.isEmpty()) {
       return 0;
     }
-    try (PreparedStatement ps = c.prepareStatement(rows.purge())) {
-      ps.setString(
-          1,
-          rows.key() == ID
-              ? RowsByKey.json(values.stream().map(UUID::fromString).toList())
-              : RowsByKey.jsonOfSequences(values.stream().map(Long::valueOf).toList()));
-      ps.setLong(2, window.toMillis());
-      return ps.executeUpdate();
-    }
+    String json =
+        rows.key() == ID
+            ? RowsByKey.json(values.stream().map(UUID::fromString).toList())
+            : RowsByKey.jsonOfSequences(values.stream().map(Long::valueOf).toList());
+    return Jdbc.update(c, rows.purge(), params(json, millis));
   }
 }

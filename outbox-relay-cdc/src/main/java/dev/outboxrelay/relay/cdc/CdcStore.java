@@ -1,16 +1,16 @@
 package dev.outboxrelay.relay.cdc;
 
+import static dev.outboxrelay.core.Jdbc.params;
 import static dev.outboxrelay.core.OutboxColumn.ID;
 import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
 
+import dev.outboxrelay.core.Jdbc;
+import dev.outboxrelay.core.OutboxColumn;
 import dev.outboxrelay.core.rows.PendingRow;
-import dev.outboxrelay.core.rows.PublishedRows;
-import dev.outboxrelay.core.rows.RowsByKey;
 import dev.outboxrelay.relay.cdc.internal.debezium.PublishedLog;
-import dev.outboxrelay.relay.engine.StateSql;
+import dev.outboxrelay.relay.engine.TableStore;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -19,31 +19,29 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.LongStream;
 import javax.sql.DataSource;
 
 /**
  * Runs {@link CdcSql} statements in READ COMMITTED, each in its own auto-commit unit except the
- * retention's (a logged batch's marks with the forgetting of its log row).
+ * fence's and the retention's (a logged batch's marks with the forgetting of its log row).
  */
 final class CdcStore {
-  private final DataSource dataSource;
+  /** MySQL/MariaDB: rows per point-read statement (a UNION ALL of that many SELECTs). */
+  static final int PER_STATEMENT = 100;
+
   private final CdcSql sql;
-  private final PointStatements points;
+  private final TableStore table;
   private final MinimalRowImages minimalImages;
 
-  /** How rows are named in statements, read from the table at first use. */
-  private final RowsByKey.Once rowKeys;
-
   CdcStore(DataSource dataSource, CdcSql sql) {
-    this.dataSource = dataSource;
     this.sql = sql;
-    this.points = new PointStatements(sql, this::connection);
-    this.rowKeys = new RowsByKey.Once(sql.table(), sql.dialect);
+    this.table = new TableStore(dataSource, sql.state, sql.keepRows);
     this.minimalImages = new MinimalRowImages(sql.locksToWait());
   }
 
@@ -52,44 +50,50 @@ final class CdcStore {
    * transaction is still committing (see {@link CdcSql#lockEach}), and for no other transaction.
    */
   Set<UUID> stillPending(List<UUID> ids) throws SQLException {
-    Set<UUID> pending = new HashSet<>();
     if (ids.isEmpty()) {
-      return pending;
+      return new HashSet<>();
     }
     if (sql.locksToWait()) {
-      points.lockEach(ID, ids.stream().map(UUID::toString).toList()).stream()
-          .map(UUID::fromString)
-          .forEach(pending::add);
-      return pending;
+      List<String> found = lockEach(ID, ids.stream().map(UUID::toString).toList());
+      return new HashSet<>(found.stream().map(UUID::fromString).toList());
     }
-    try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(sql.stillPending(ids.size()))) {
-      bindIds(ps, 1, ids);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          pending.add(UUID.fromString(rs.getString(1)));
-        }
+    Object[] values = ids.stream().map(sql.state::idValue).toArray();
+    try (Connection c = connection()) {
+      return new HashSet<>(
+          Jdbc.query(
+              c,
+              sql.stillPending(ids.size()),
+              params(values),
+              rs -> UUID.fromString(rs.getString(1))));
+    }
+  }
+
+  /**
+   * MySQL/MariaDB: a shared-lock read of each row by this unique key, {@link #PER_STATEMENT} rows a
+   * statement, waiting for the commit of a row whose transaction is still committing and for no
+   * other transaction; returns the keys (as strings) of the rows still pending.
+   */
+  private List<String> lockEach(OutboxColumn key, List<?> values) throws SQLException {
+    List<String> found = new ArrayList<>();
+    try (Connection c = connection()) {
+      for (int from = 0; from < values.size(); from += PER_STATEMENT) {
+        List<?> chunk = values.subList(from, Math.min(values.size(), from + PER_STATEMENT));
+        String statement = sql.lockEach(key, chunk.size());
+        found.addAll(Jdbc.query(c, statement, params(chunk.toArray()), rs -> rs.getString(1)));
       }
     }
-    return pending;
+    return found;
   }
 
   /** PostgreSQL: the transaction ids among these that a new snapshot does not see yet. */
   Set<Long> invisibleTxids(Collection<Long> txids) throws SQLException {
-    Set<Long> invisible = new HashSet<>();
     if (txids.isEmpty()) {
-      return invisible;
+      return new HashSet<>();
     }
-    try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(sql.invisibleTxids())) {
-      ps.setArray(1, c.createArrayOf("bigint", txids.toArray()));
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          invisible.add(rs.getLong(1));
-        }
-      }
+    try (Connection c = connection()) {
+      Object array = c.createArrayOf("bigint", txids.toArray());
+      return new HashSet<>(Jdbc.query(c, sql.invisibleTxids(), params(array), rs -> rs.getLong(1)));
     }
-    return invisible;
   }
 
   /**
@@ -97,18 +101,21 @@ final class CdcStore {
    * their sequence numbers, ascending, and each key's first.
    */
   CatchUp.Pending pendingSeqs() throws SQLException {
-    LongStream.Builder seqs = LongStream.builder();
     Map<String, Long> firstOfKey = new HashMap<>();
-    try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(sql.pendingSeqs());
-        ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        long seq = rs.getLong(1);
-        seqs.add(seq);
-        firstOfKey.putIfAbsent(rs.getString(2), seq);
-      }
+    List<Long> seqs;
+    try (Connection c = connection()) {
+      seqs =
+          Jdbc.query(
+              c,
+              sql.pendingSeqs(),
+              params(),
+              rs -> {
+                long seq = rs.getLong(1);
+                firstOfKey.putIfAbsent(rs.getString(2), seq);
+                return seq;
+              });
     }
-    return new CatchUp.Pending(seqs.build().toArray(), firstOfKey);
+    return new CatchUp.Pending(seqs.stream().mapToLong(Long::longValue).toArray(), firstOfKey);
   }
 
   /**
@@ -116,45 +123,25 @@ final class CdcStore {
    * commits are waited for first, by point reads (see {@link CdcSql#lockEach}).
    */
   List<PendingRow> pendingBySeq(long[] seqs, int from, int to) throws SQLException {
+    List<Long> wanted = Arrays.stream(seqs, from, to).boxed().toList();
     if (sql.locksToWait()) {
-      points.lockEach(SEQUENCE, Arrays.stream(seqs, from, to).boxed().toList());
+      lockEach(SEQUENCE, wanted);
     }
     Map<Long, PendingRow> found = new HashMap<>();
-    try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(sql.pendingBySeq(to - from))) {
-      for (int i = from; i < to; i++) {
-        ps.setLong(i - from + 1, seqs[i]);
-      }
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          found.put(rs.getLong(8), PendingRow.read(rs));
-        }
+    try (Connection c = connection()) {
+      String statement = sql.pendingBySeq(wanted.size());
+      for (PendingRow row : Jdbc.query(c, statement, params(wanted.toArray()), PendingRow::read)) {
+        found.put(row.sequence(), row);
       }
     }
-    List<PendingRow> rows = new ArrayList<>(found.size());
-    for (int i = from; i < to; i++) {
-      PendingRow row = found.get(seqs[i]);
-      if (row != null) {
-        rows.add(row);
-      }
-    }
-    return rows;
+    return wanted.stream().map(found::get).filter(Objects::nonNull).toList();
   }
 
   /** Pending rows of one key, oldest first. */
   List<PendingRow> pendingOfKey(String key, int limit) throws SQLException {
-    List<PendingRow> rows = new ArrayList<>();
-    try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(sql.pendingOfKey())) {
-      ps.setString(1, key);
-      ps.setInt(2, limit);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          rows.add(PendingRow.read(rs));
-        }
-      }
+    try (Connection c = connection()) {
+      return Jdbc.query(c, sql.pendingOfKey(), params(key, limit), PendingRow::read);
     }
-    return rows;
   }
 
   /**
@@ -163,55 +150,29 @@ final class CdcStore {
    * it.
    */
   void writeFence(UUID id, String relay) throws SQLException {
+    Object idValue = sql.state.idValue(id);
+    String type = OutboxEvents.FENCE_TYPE;
     try (Connection c = connection()) {
-      c.setAutoCommit(false);
-      try (PreparedStatement insert = c.prepareStatement(sql.insertFence());
-          PreparedStatement delete = c.prepareStatement(sql.deleteFence())) {
-        bindIds(insert, 1, List.of(id));
-        insert.setString(2, OutboxEvents.FENCE_TYPE);
-        insert.setString(3, relay);
-        insert.setString(4, OutboxEvents.FENCE_TYPE);
-        insert.setBytes(5, new byte[0]);
-        insert.executeUpdate();
-        bindIds(delete, 1, List.of(id));
-        delete.executeUpdate();
-        c.commit();
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
-      }
+      Jdbc.inTransaction(
+          c,
+          tx -> {
+            Jdbc.update(tx, sql.insertFence(), params(idValue, type, relay, type, new byte[0]));
+            return Jdbc.update(tx, sql.deleteFence(), params(idValue));
+          });
     }
   }
 
-  /** Marks these rows done, one statement ({@link CdcSql#markDone}, {@link CdcSql#markByIds}). */
+  /** Marks these rows done, one statement ({@link TableStore#markDone}). */
   void markDone(List<UUID> ids) throws SQLException {
     try (Connection c = connection()) {
-      markDone(c, ids);
-    }
-  }
-
-  /** On {@code c}: in a transaction already open there, the mark joins it. */
-  private void markDone(Connection c, List<UUID> ids) throws SQLException {
-    if (ids.isEmpty()) {
-      return;
-    }
-    if (sql.locksToWait()) {
-      try (PreparedStatement ps = c.prepareStatement(sql.markByIds(rowKeys.get(c)))) {
-        ps.setString(1, RowsByKey.json(ids));
-        ps.executeUpdate();
-      }
-      return;
-    }
-    try (PreparedStatement ps = c.prepareStatement(sql.markDone())) {
-      ps.setArray(1, c.createArrayOf("uuid", ids.toArray()));
-      ps.executeUpdate();
+      table.markDone(c, ids);
     }
   }
 
   /** Creates the published log's table if it is absent. */
   void createLog() throws SQLException {
     try (Connection c = connection()) {
-      MissingTables.create(c, java.util.Map.of(sql.published, sql.publishedLogTable()));
+      MissingTables.create(c, Map.of(sql.published, sql.publishedLogTable()));
     }
   }
 
@@ -242,20 +203,11 @@ final class CdcStore {
    * a live writer's commits wait behind it; measured slower.)
    */
   int retain(int batches) throws SQLException {
-    Map<Long, List<UUID>> logged = new java.util.LinkedHashMap<>();
-    try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(sql.publishedBatches())) {
-      ps.setInt(1, batches);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          ByteBuffer b = ByteBuffer.wrap(rs.getBytes(2));
-          List<UUID> ids = new ArrayList<>(b.remaining() / 16);
-          while (b.remaining() >= 16) {
-            ids.add(new UUID(b.getLong(), b.getLong()));
-          }
-          logged.put(rs.getLong(1), ids);
-        }
-      }
+    Map<Long, List<UUID>> logged = new LinkedHashMap<>();
+    try (Connection c = connection()) {
+      Jdbc.query(
+              c, sql.publishedBatches(), params(batches), rs -> Map.entry(rs.getLong(1), ids(rs)))
+          .forEach(e -> logged.put(e.getKey(), e.getValue()));
     }
     if (logged.isEmpty()) {
       return 0;
@@ -264,18 +216,13 @@ final class CdcStore {
       boolean minimal = minimalImages.set(c);
       try {
         for (Map.Entry<Long, List<UUID>> batch : logged.entrySet()) {
-          c.setAutoCommit(false);
-          try (PreparedStatement forget = c.prepareStatement(sql.forgetBatch())) {
-            forget.setLong(1, batch.getKey());
-            forget.executeUpdate();
-            markDone(c, batch.getValue());
-            c.commit();
-          } catch (SQLException | RuntimeException e) {
-            c.rollback();
-            throw e;
-          } finally {
-            c.setAutoCommit(true);
-          }
+          Jdbc.inTransaction(
+              c,
+              tx -> {
+                Jdbc.update(tx, sql.forgetBatch(), params(batch.getKey()));
+                table.markDone(tx, batch.getValue());
+                return null;
+              });
         }
       } finally {
         if (minimal) {
@@ -286,51 +233,31 @@ final class CdcStore {
     return logged.size();
   }
 
-  void park(PendingRow row, String reason) throws SQLException {
-    try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(sql.park())) {
-      ps.setString(1, row.aggregateId());
-      bindIds(ps, 2, List.of(row.id()));
-      ps.setInt(3, row.bucket());
-      ps.setString(4, StateSql.reason(reason));
-      ps.executeUpdate();
+  /** A logged batch's ids, 16 bytes each. */
+  private static List<UUID> ids(ResultSet rs) throws SQLException {
+    ByteBuffer b = ByteBuffer.wrap(rs.getBytes(2));
+    List<UUID> ids = new ArrayList<>(b.remaining() / 16);
+    while (b.remaining() >= 16) {
+      ids.add(new UUID(b.getLong(), b.getLong()));
     }
+    return ids;
+  }
+
+  void park(PendingRow row, String reason) throws SQLException {
+    table.park(sql.state.park(), row, reason);
   }
 
   Set<String> parkedKeys() throws SQLException {
-    Set<String> keys = new HashSet<>();
-    try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(sql.parkedKeys());
-        ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        keys.add(rs.getString(1));
-      }
-    }
-    return keys;
+    return table.parkedKeys();
   }
 
   /** Deletes at most {@code limit} rows published longer ago than the window; returns how many. */
   int purge(Duration window, int limit) throws SQLException {
-    try (Connection c = connection()) {
-      return PublishedRows.purge(c, rowKeys.get(c), window, limit);
-    }
-  }
-
-  private void bindIds(PreparedStatement ps, int first, List<UUID> ids) throws SQLException {
-    for (int i = 0; i < ids.size(); i++) {
-      if (sql.dialect.nativeUuid()) {
-        ps.setObject(first + i, ids.get(i));
-      } else {
-        ps.setString(first + i, ids.get(i).toString());
-      }
-    }
+    return table.purge(window, limit);
   }
 
   /** A pooled connection in auto-commit and READ COMMITTED, as every statement here runs. */
   Connection connection() throws SQLException {
-    Connection c = dataSource.getConnection();
-    c.setAutoCommit(true);
-    c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-    return c;
+    return table.connection();
   }
 }

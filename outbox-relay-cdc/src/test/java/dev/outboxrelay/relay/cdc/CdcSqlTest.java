@@ -45,10 +45,11 @@ class CdcSqlTest {
     String ids =
         "JSON_TABLE(?, '$[*]' COLUMNS (i CHAR(36) CHARACTER SET ascii PATH '$')) AS v"
             + " STRAIGHT_JOIN `outbox` o FORCE INDEX (`outbox_id`) ON o.`id` = v.i";
-    assertThat(mariadb.markByIds(bySeq)).isEqualTo("DELETE o FROM " + ids);
-    assertThat(kept.markByIds(bySeq))
+    assertThat(bySeq.markByIds(false)).isEqualTo("DELETE o FROM " + ids);
+    assertThat(bySeq.markByIds(true))
         .isEqualTo("UPDATE " + ids + " SET o.`published_at` = CURRENT_TIMESTAMP(6)");
-    assertThat(postgres.markDone()).isEqualTo("DELETE FROM \"outbox\" WHERE \"id\" = ANY(?)");
+    assertThat(postgres.state.markByIdArray(false))
+        .isEqualTo("DELETE FROM \"outbox\" WHERE \"id\" = ANY(?)");
   }
 
   @Test

@@ -1,6 +1,9 @@
 package dev.outboxrelay.relay.engine;
 
+import static dev.outboxrelay.core.Jdbc.params;
+
 import dev.outboxrelay.core.BatchOutcome;
+import dev.outboxrelay.core.Jdbc;
 import dev.outboxrelay.core.MessageContract;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.PublishResult;
@@ -8,9 +11,8 @@ import dev.outboxrelay.core.Publisher;
 import dev.outboxrelay.core.rows.PendingRow;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,27 +53,17 @@ public final class DeadLetters {
    */
   public static List<Due> due(
       Connection c, StateSql sql, List<Integer> buckets, int limit, Due after) throws SQLException {
-    List<Due> due = new ArrayList<>();
-    try (PreparedStatement ps =
-        c.prepareStatement(sql.deadLetterDue(buckets.size(), after != null))) {
-      int i = 1;
-      for (int b : buckets) {
-        ps.setInt(i++, b);
-      }
-      if (after != null) {
-        java.sql.Timestamp at = java.sql.Timestamp.from(after.parkedAt());
-        ps.setTimestamp(i++, at);
-        ps.setTimestamp(i++, at);
-        ps.setString(i++, after.row().aggregateId());
-      }
-      ps.setInt(i, limit);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          due.add(new Due(PendingRow.read(rs), rs.getString(11), rs.getTimestamp(12).toInstant()));
-        }
-      }
+    List<Object> values = new ArrayList<>(buckets);
+    if (after != null) {
+      Timestamp at = Timestamp.from(after.parkedAt());
+      values.addAll(List.of(at, at, after.row().aggregateId()));
     }
-    return due;
+    values.add(limit);
+    return Jdbc.query(
+        c,
+        sql.deadLetterDue(buckets.size(), after != null),
+        params(values.toArray()),
+        rs -> new Due(PendingRow.read(rs), rs.getString(11), rs.getTimestamp(12).toInstant()));
   }
 
   /**
@@ -81,16 +73,11 @@ public final class DeadLetters {
    */
   public static boolean record(Connection c, StateSql sql, Due due, String topic)
       throws SQLException {
-    try (PreparedStatement forget = c.prepareStatement(sql.forgetDeadLetter());
-        PreparedStatement insert = c.prepareStatement(sql.recordDeadLetter())) {
-      forget.setString(1, due.row().aggregateId());
-      forget.executeUpdate();
-      insert.setString(1, topic);
-      insert.setString(2, due.row().aggregateId());
-      sql.setId(insert, 3, due.row().id());
-      insert.setTimestamp(4, java.sql.Timestamp.from(due.parkedAt()));
-      return insert.executeUpdate() == 1;
-    }
+    String key = due.row().aggregateId();
+    Jdbc.update(c, sql.forgetDeadLetter(), params(key));
+    Object id = sql.idValue(due.row().id());
+    Timestamp parkedAt = Timestamp.from(due.parkedAt());
+    return Jdbc.update(c, sql.recordDeadLetter(), params(topic, key, id, parkedAt)) == 1;
   }
 
   /**

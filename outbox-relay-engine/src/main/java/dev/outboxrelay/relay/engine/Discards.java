@@ -1,12 +1,10 @@
 package dev.outboxrelay.relay.engine;
 
-import static dev.outboxrelay.core.OutboxColumn.ID;
+import static dev.outboxrelay.core.Jdbc.params;
 
+import dev.outboxrelay.core.Jdbc;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -25,36 +23,26 @@ final class Discards {
   static boolean discard(
       Connection c, StateSql sql, String aggregateId, Retention retention, String by)
       throws SQLException {
-    String messageId;
-    String reason;
     // Locks the parked row: a concurrent unpark or discard of the key waits, then finds nothing.
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT message_id, reason FROM "
-                + sql.parked()
-                + " WHERE aggregateid = ? FOR UPDATE")) {
-      ps.setString(1, aggregateId);
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          return false;
-        }
-        messageId = rs.getString(1);
-        reason = rs.getString(2);
-      }
+    List<String[]> parked =
+        Jdbc.query(
+            c,
+            sql.sql("SELECT message_id, reason FROM {parked} WHERE aggregateid = ? FOR UPDATE"),
+            params(aggregateId),
+            rs -> new String[] {rs.getString(1), rs.getString(2)});
+    if (parked.isEmpty()) {
+      return false;
     }
-    UUID id = UUID.fromString(messageId);
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "INSERT INTO "
-                + sql.discarded()
-                + " (message_id, aggregateid, reason, discarded_by) VALUES (?, ?, ?, ?)")) {
-      sql.setId(ps, 1, id);
-      ps.setString(2, aggregateId);
-      ps.setString(3, reason);
-      ps.setString(4, by);
-      ps.executeUpdate();
-    }
-    int dropped = drop(c, sql, id, retention);
+    String messageId = parked.get(0)[0];
+    Object id = sql.idValue(UUID.fromString(messageId));
+    Jdbc.update(
+        c,
+        sql.sql(
+            "INSERT INTO {discarded} (message_id, aggregateid, reason, discarded_by)"
+                + " VALUES (?, ?, ?, ?)"),
+        params(id, aggregateId, parked.get(0)[1], by));
+    int dropped =
+        Jdbc.update(c, sql.mark(retention.keepsRows(), sql.sql(" WHERE {id} = ?")), params(id));
     ParkedKeys.unpark(c, sql, aggregateId);
     log.warn(
         "Discarded message {} of key {} ({} row) by {}, recorded, and unparked the key",
@@ -65,42 +53,21 @@ final class Discards {
     return true;
   }
 
-  private static int drop(Connection c, StateSql sql, UUID id, Retention retention)
-      throws SQLException {
-    String drop =
-        retention.keepsRows()
-            ? "UPDATE "
-                + sql.outbox()
-                + " SET "
-                + sql.published()
-                + " = "
-                + sql.dialect().now()
-                + " WHERE "
-            : "DELETE FROM " + sql.outbox() + " WHERE ";
-    try (PreparedStatement ps = c.prepareStatement(drop + sql.col(ID) + " = ?")) {
-      sql.setId(ps, 1, id);
-      return ps.executeUpdate();
-    }
-  }
-
   static List<DiscardedMessage> list(Connection c, StateSql sql) throws SQLException {
-    List<DiscardedMessage> out = new ArrayList<>();
-    try (PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT message_id, aggregateid, reason, discarded_by, discarded_at FROM "
-                    + sql.discarded()
-                    + " ORDER BY discarded_at, message_id");
-        ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        out.add(
+    String list =
+        sql.sql(
+            "SELECT message_id, aggregateid, reason, discarded_by, discarded_at FROM {discarded}"
+                + " ORDER BY discarded_at, message_id");
+    return Jdbc.query(
+        c,
+        list,
+        params(),
+        rs ->
             new DiscardedMessage(
                 UUID.fromString(rs.getString(1)),
                 rs.getString(2),
                 rs.getString(3),
                 rs.getString(4),
                 rs.getTimestamp(5).toInstant()));
-      }
-    }
-    return out;
   }
 }

@@ -1,5 +1,6 @@
 package dev.outboxrelay.relay.engine;
 
+import dev.outboxrelay.core.Jdbc;
 import dev.outboxrelay.core.OutboxDatabaseException;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.OutboxTable;
@@ -77,17 +78,8 @@ public final class OutboxAdmin {
     }
     String by = discardedBy.length() > 255 ? discardedBy.substring(0, 255) : discardedBy;
     return run(
-        (c, sql) -> {
-          c.setAutoCommit(false);
-          try {
-            boolean done = Discards.discard(c, sql, aggregateId, retention, by);
-            c.commit();
-            return done;
-          } catch (SQLException | RuntimeException e) {
-            c.rollback();
-            throw e;
-          }
-        });
+        (c, sql) ->
+            Jdbc.inTransaction(c, tx -> Discards.discard(tx, sql, aggregateId, retention, by)));
   }
 
   /** Every discarded message, oldest decision first. */

@@ -1,10 +1,8 @@
 package dev.outboxrelay.relay.engine;
 
-import static dev.outboxrelay.core.OutboxColumn.AGGREGATE_ID;
-import static dev.outboxrelay.core.OutboxColumn.CREATED_AT;
-import static dev.outboxrelay.core.OutboxColumn.ID;
-import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
+import static dev.outboxrelay.core.Jdbc.params;
 
+import dev.outboxrelay.core.Jdbc;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.rows.OutboxRows;
 import java.sql.Connection;
@@ -28,38 +26,20 @@ final class Replays {
    * no replay, and a relay about to mark it published would undo the reset).
    */
   static boolean one(Connection c, StateSql sql, UUID messageId) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(resetKept(sql, ID, " = ?"))) {
-      sql.setId(ps, 1, messageId);
-      return ps.executeUpdate() == 1;
-    }
+    return Jdbc.update(c, resetKept(sql, "{id} = ?"), params(sql.idValue(messageId))) == 1;
   }
 
   static int key(Connection c, StateSql sql, String aggregateId) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(resetKept(sql, AGGREGATE_ID, " = ?"))) {
-      ps.setString(1, aggregateId);
-      return ps.executeUpdate();
-    }
+    return Jdbc.update(c, resetKept(sql, "{aggregate_id} = ?"), params(aggregateId));
   }
 
   static int since(Connection c, StateSql sql, Instant since) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(resetKept(sql, CREATED_AT, " >= ?"))) {
-      ps.setTimestamp(1, Timestamp.from(since));
-      return ps.executeUpdate();
-    }
+    return Jdbc.update(c, resetKept(sql, "{created_at} >= ?"), params(Timestamp.from(since)));
   }
 
-  private static String reset(StateSql sql) {
-    return "UPDATE " + sql.outbox() + " SET " + sql.published() + " = NULL WHERE ";
-  }
-
-  private static String resetKept(
-      StateSql sql, dev.outboxrelay.core.OutboxColumn column, String condition) {
-    return reset(sql)
-        + sql.col(column)
-        + condition
-        + " AND "
-        + sql.published()
-        + " IS NOT NULL"
+  private static String resetKept(StateSql sql, String condition) {
+    return sql.sql("UPDATE {outbox} SET {published_at} = NULL WHERE " + condition)
+        + sql.sql(" AND {published_at} IS NOT NULL")
         + sql.andNotDiscarded();
   }
 
@@ -73,16 +53,9 @@ final class Replays {
         c.prepareStatement(
             "SELECT "
                 + OutboxRows.selectList(sql.table(), sql.dialect())
-                + " FROM "
-                + sql.outbox()
-                + " WHERE "
-                + sql.col(CREATED_AT)
-                + " >= ? AND "
-                + sql.col(CREATED_AT)
-                + " < ? AND "
-                + sql.published()
-                + " IS NOT NULL ORDER BY "
-                + sql.col(SEQUENCE))) {
+                + sql.sql(
+                    " FROM {outbox} WHERE {created_at} >= ? AND {created_at} < ?"
+                        + " AND {published_at} IS NOT NULL ORDER BY {sequence}"))) {
       ps.setFetchSize(1000);
       ps.setTimestamp(1, Timestamp.from(from));
       ps.setTimestamp(2, Timestamp.from(to));

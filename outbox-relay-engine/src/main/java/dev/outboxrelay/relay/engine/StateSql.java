@@ -1,10 +1,10 @@
 package dev.outboxrelay.relay.engine;
 
-import static dev.outboxrelay.core.OutboxColumn.AGGREGATE_ID;
-
 import dev.outboxrelay.core.OutboxColumn;
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.core.SqlTemplate;
+import dev.outboxrelay.core.rows.OutboxRows;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
@@ -46,29 +46,42 @@ public final class StateSql {
   /** Companion tables only the polling relay needs: leases and heartbeats. */
   public static final List<String> LEASE_TABLES = List.of("lease", "relay");
 
+  private static final String NOT_PARKED =
+      "NOT EXISTS (SELECT 1 FROM {parked} p WHERE p.aggregateid = %s.{aggregate_id})";
+
   private final OutboxTable table;
   private final SqlDialect dialect;
-  private final String outbox;
-  private final String parked;
-  private final String discarded;
-  private final String lease;
-  private final String relay;
-  private final String deadLetter;
+  private final SqlTemplate sql;
 
   private StateSql(OutboxTable table, SqlDialect dialect) {
     this.table = table;
     this.dialect = dialect;
-    this.outbox = table.qualifiedName(dialect);
-    this.parked = table.qualifiedCompanion(dialect, "parked");
-    this.discarded = table.qualifiedCompanion(dialect, "discarded");
-    this.lease = table.qualifiedCompanion(dialect, "lease");
-    this.relay = table.qualifiedCompanion(dialect, "relay");
-    this.deadLetter = table.qualifiedCompanion(dialect, "dead_letter");
+    this.sql =
+        SqlTemplate.of(table, dialect)
+            .withCompanions("parked", "discarded", "dead_letter", "lease", "relay")
+            .with("row_columns", OutboxRows.selectList(table, dialect) + ", o.{bucket}")
+            .with("not_parked", NOT_PARKED.formatted("o"));
   }
 
   /** The state tables of {@code table} in {@code dialect}. */
   public static StateSql of(OutboxTable table, SqlDialect dialect) {
     return new StateSql(table, dialect);
+  }
+
+  /**
+   * The names of the outbox table ({@link SqlTemplate#of}) and of its state tables ({@code
+   * {parked}}, {@code {discarded}}, {@code {dead_letter}}, {@code {lease}}, {@code {relay}}), and
+   * two fragments for a pending row aliased {@code o}: {@code {row_columns}}, the columns {@link
+   * dev.outboxrelay.core.rows.PendingRow#read} expects, and {@code {not_parked}}, true when its key
+   * is not parked.
+   */
+  public SqlTemplate template() {
+    return sql;
+  }
+
+  /** The statement {@code template} with this table's names ({@link #template}). */
+  public String sql(String template) {
+    return sql.sql(template);
   }
 
   /** The outbox table these statements are for. */
@@ -83,22 +96,42 @@ public final class StateSql {
 
   /** The outbox table's qualified, quoted name. */
   public String outbox() {
-    return outbox;
+    return sql("{outbox}");
   }
 
   /** {@code <table>_parked}, qualified and quoted. */
   public String parked() {
-    return parked;
+    return sql("{parked}");
   }
 
   /** {@code <table>_discarded}, qualified and quoted. */
   public String discarded() {
-    return discarded;
+    return sql("{discarded}");
   }
 
   /** {@code <table>_dead_letter}, qualified and quoted. */
   public String deadLetter() {
-    return deadLetter;
+    return sql("{dead_letter}");
+  }
+
+  /** {@code <table>_lease} (the polling relay's key-bucket leases), qualified and quoted. */
+  public String lease() {
+    return sql("{lease}");
+  }
+
+  /** {@code <table>_relay} (the polling relays' heartbeats), qualified and quoted. */
+  public String relay() {
+    return sql("{relay}");
+  }
+
+  /** An outbox column's quoted name. */
+  public String col(OutboxColumn c) {
+    return table.quoted(dialect, c);
+  }
+
+  /** The quoted {@code published_at} column (set when rows are kept, {@link Retention}). */
+  public String published() {
+    return sql("{published_at}");
   }
 
   /**
@@ -107,10 +140,9 @@ public final class StateSql {
    */
   String deadLettered(boolean copied) {
     return (copied ? "EXISTS" : "NOT EXISTS")
-        + " (SELECT 1 FROM "
-        + deadLetter
-        + " d WHERE d.aggregateid = p.aggregateid AND d.message_id = p.message_id"
-        + " AND d.parked_at = p.parked_at)";
+        + sql(
+            " (SELECT 1 FROM {dead_letter} d WHERE d.aggregateid = p.aggregateid"
+                + " AND d.message_id = p.message_id AND d.parked_at = p.parked_at)");
   }
 
   /**
@@ -121,33 +153,20 @@ public final class StateSql {
    * the limit.
    */
   String deadLetterDue(int buckets, boolean after) {
-    String inBuckets =
-        buckets == 0
-            ? ""
-            : " AND p.bucket IN ("
-                + String.join(", ", java.util.Collections.nCopies(buckets, "?"))
-                + ")";
+    String columns = OutboxRows.selectList(table, dialect).replaceAll("(^|, )", "$1o.");
     return "SELECT "
-        + dev.outboxrelay.core.rows.OutboxRows.selectList(table, dialect)
-            .replaceAll("(^|, )", "$1o.")
-        + ", o."
-        + col(OutboxColumn.BUCKET)
-        + ", p.reason, p.parked_at FROM "
-        + parked
-        + " p JOIN "
-        + outbox
-        + " o ON o."
-        + col(OutboxColumn.ID)
-        + " = p.message_id WHERE "
+        + columns
+        + sql(", o.{bucket}, p.reason, p.parked_at FROM {parked} p JOIN {outbox} o")
+        + sql(" ON o.{id} = p.message_id WHERE ")
         + deadLettered(false)
-        + inBuckets
+        + (buckets == 0 ? "" : " AND p.bucket IN (" + SqlTemplate.marks(buckets) + ")")
         + (after ? " AND (p.parked_at > ? OR (p.parked_at = ? AND p.aggregateid > ?))" : "")
         + " ORDER BY p.parked_at, p.aggregateid LIMIT ?";
   }
 
   /** Forgets an earlier copy of the key (parameter 1): a copy for a former parking. */
   String forgetDeadLetter() {
-    return "DELETE FROM " + deadLetter + " WHERE aggregateid = ?";
+    return sql("DELETE FROM {dead_letter} WHERE aggregateid = ?");
   }
 
   /**
@@ -157,32 +176,10 @@ public final class StateSql {
    * {@code parked_at} read with the due message.
    */
   String recordDeadLetter() {
-    return "INSERT INTO "
-        + deadLetter
-        + " (aggregateid, message_id, parked_at, topic) SELECT aggregateid, message_id, parked_at, ?"
-        + " FROM "
-        + parked
-        + " WHERE aggregateid = ? AND message_id = ? AND parked_at = ?";
-  }
-
-  /** {@code <table>_lease} (the polling relay's key-bucket leases), qualified and quoted. */
-  public String lease() {
-    return lease;
-  }
-
-  /** {@code <table>_relay} (the polling relays' heartbeats), qualified and quoted. */
-  public String relay() {
-    return relay;
-  }
-
-  /** An outbox column's quoted name. */
-  public String col(OutboxColumn c) {
-    return table.quoted(dialect, c);
-  }
-
-  /** The quoted {@code published_at} column (set when rows are kept, {@link Retention}). */
-  public String published() {
-    return dialect.quote("published_at");
+    return sql(
+        "INSERT INTO {dead_letter} (aggregateid, message_id, parked_at, topic)"
+            + " SELECT aggregateid, message_id, parked_at, ? FROM {parked}"
+            + " WHERE aggregateid = ? AND message_id = ? AND parked_at = ?");
   }
 
   /**
@@ -191,7 +188,7 @@ public final class StateSql {
    */
   public String park() {
     return dialect.insertIgnore(
-        parked, "(aggregateid, message_id, bucket, reason) VALUES (?, ?, ?, ?)");
+        parked(), "(aggregateid, message_id, bucket, reason) VALUES (?, ?, ?, ?)");
   }
 
   /**
@@ -200,37 +197,49 @@ public final class StateSql {
    */
   public String parkWhileLeased() {
     return dialect.insertIgnore(
-        parked,
-        "(aggregateid, message_id, bucket, reason) SELECT ?, ?, ?, ? FROM "
-            + lease
-            + " l WHERE l.bucket = ? AND l.owner = ? AND l.expires_at > "
-            + dialect.now());
+        parked(),
+        sql(
+            "(aggregateid, message_id, bucket, reason) SELECT ?, ?, ?, ? FROM {lease} l"
+                + " WHERE l.bucket = ? AND l.owner = ? AND l.expires_at > {now}"));
   }
 
   /** One row if the key (parameter 1) is parked. */
   public String isParked() {
-    return "SELECT 1 FROM " + parked + " WHERE aggregateid = ?";
+    return sql("SELECT 1 FROM {parked} WHERE aggregateid = ?");
   }
 
   /** Every parked key. */
   public String parkedKeys() {
-    return "SELECT aggregateid FROM " + parked;
+    return sql("SELECT aggregateid FROM {parked}");
   }
 
   /** A condition true when the row aliased {@code alias} belongs to no parked key. */
   public String notParked(String alias) {
-    return "NOT EXISTS (SELECT 1 FROM "
-        + parked
-        + " p WHERE p.aggregateid = "
-        + alias
-        + "."
-        + col(AGGREGATE_ID)
-        + ")";
+    return sql(NOT_PARKED.formatted(alias));
   }
 
   /** A condition excluding discarded messages, to append to a WHERE clause. */
   public String andNotDiscarded() {
-    return " AND " + col(OutboxColumn.ID) + " NOT IN (SELECT message_id FROM " + discarded + ")";
+    return sql(" AND {id} NOT IN (SELECT message_id FROM {discarded})");
+  }
+
+  /**
+   * Marks the outbox rows that {@code where} (a WHERE clause with its leading space) selects done:
+   * sets {@code published_at} when rows are kept ({@code keepRows}), deletes them otherwise.
+   */
+  public String mark(boolean keepRows, String where) {
+    return (keepRows
+            ? sql("UPDATE {outbox} SET {published_at} = {now}")
+            : sql("DELETE FROM {outbox}"))
+        + where;
+  }
+
+  /**
+   * PostgreSQL: marks the rows whose ids are in one {@code uuid[]} parameter done, one statement (a
+   * primary-key lookup per id, whatever the number of ids; no statement text per batch size).
+   */
+  public String markByIdArray(boolean keepRows) {
+    return mark(keepRows, sql(" WHERE {id} = ANY(?)"));
   }
 
   /** The reason as stored: at most {@value #MAX_REASON_LENGTH} characters. */
@@ -245,10 +254,6 @@ public final class StateSql {
 
   /** Binds a message id ({@link #idValue}). */
   public void setId(PreparedStatement ps, int index, UUID id) throws SQLException {
-    if (dialect.nativeUuid()) {
-      ps.setObject(index, id);
-    } else {
-      ps.setString(index, id.toString());
-    }
+    dev.outboxrelay.core.Jdbc.set(ps, index, idValue(id));
   }
 }

@@ -1,18 +1,14 @@
 package dev.outboxrelay.relay.polling;
 
-import static dev.outboxrelay.core.OutboxColumn.AGGREGATE_ID;
-import static dev.outboxrelay.core.OutboxColumn.BUCKET;
-import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
+import static dev.outboxrelay.core.SqlTemplate.marks;
 
 import dev.outboxrelay.core.OutboxTable;
 import dev.outboxrelay.core.SqlDialect;
-import dev.outboxrelay.core.rows.OutboxRows;
+import dev.outboxrelay.core.SqlTemplate;
 import dev.outboxrelay.relay.engine.StateSql;
+import dev.outboxrelay.relay.engine.TableStore;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.util.Collections;
-import java.util.UUID;
 import javax.sql.DataSource;
 
 /**
@@ -26,23 +22,15 @@ final class RelaySql {
   final String outbox;
   final String lease;
   final String relay;
-  private final OutboxTable table;
+  private final SqlTemplate sql;
 
   RelaySql(OutboxTable table, SqlDialect dialect) {
-    this.table = table;
     this.dialect = dialect;
     this.state = StateSql.of(table, dialect);
+    this.sql = state.template();
     this.outbox = state.outbox();
     this.lease = state.lease();
     this.relay = state.relay();
-  }
-
-  OutboxTable table() {
-    return table;
-  }
-
-  String col(dev.outboxrelay.core.OutboxColumn c) {
-    return table.quoted(dialect, c);
   }
 
   /**
@@ -51,34 +39,20 @@ final class RelaySql {
    */
   String claim(
       int buckets, int excludedKeys, int excludedSequences, boolean strict, boolean keepPublished) {
-    String pending = keepPublished ? " AND o." + published() + " IS NULL" : "";
-    String excluded =
-        excludedKeys == 0
-            ? ""
-            : " AND o." + col(AGGREGATE_ID) + " NOT IN (" + marks(excludedKeys) + ")";
-    if (excludedSequences > 0) {
-      excluded += " AND o." + col(SEQUENCE) + " NOT IN (" + marks(excludedSequences) + ")";
-    }
-    String horizon = strict ? " AND o." + col(SEQUENCE) + " <= ?" : "";
-    return "SELECT "
-        + OutboxRows.selectList(table, dialect)
-        + ", o."
-        + col(BUCKET)
-        + " FROM "
-        + outbox
-        + " o WHERE o."
-        + col(BUCKET)
-        + " IN ("
-        + marks(buckets)
-        + ")"
-        + pending
-        + " AND "
-        + state.notParked("o")
-        + excluded
-        + horizon
-        + " ORDER BY o."
-        + col(SEQUENCE)
-        + " LIMIT ?";
+    return sql.sql(
+        "SELECT {row_columns} FROM {outbox} o WHERE o.{bucket} IN ("
+            + marks(buckets)
+            + ")"
+            + (keepPublished ? " AND o.{published_at} IS NULL" : "")
+            + " AND {not_parked}"
+            + (excludedKeys == 0
+                ? ""
+                : " AND o.{aggregate_id} NOT IN (" + marks(excludedKeys) + ")")
+            + (excludedSequences == 0
+                ? ""
+                : " AND o.{sequence} NOT IN (" + marks(excludedSequences) + ")")
+            + (strict ? " AND o.{sequence} <= ?" : "")
+            + " ORDER BY o.{sequence} LIMIT ?");
   }
 
   /**
@@ -87,30 +61,24 @@ final class RelaySql {
    * fence is {@code bucket = ANY(ARRAY(SELECT bucket FROM lease WHERE owner = ? AND expires_at >
    * now()))}: an InitPlan, the leases read once per statement (in the statement's snapshot, as a
    * per-row subquery would read them), and no join a planner could turn around. Rows are found by
-   * the unique {@code seq} index in ascending order (so two relays lock rows in the same order).
-   * The per-row scalar subquery used until 2026-12-06 was planned as a sequential scan of the 256
-   * leases under every marked row, and the ids as 500 random lookups in the primary key: {@code
-   * EXPLAIN ANALYZE} of a 500-row mark on a 100k-row table read 9.5-15 ms, this form 1.2 ms. An
-   * {@code EXISTS} fence had been planned as a join that, with the lease table's statistics still
-   * empty, nested-looped a sequential scan of the outbox under each lease (1.7 s per mark). Plain
-   * reads take no row locks on PostgreSQL and rows of uncommitted inserts are invisible, not waited
-   * for, so this one statement neither waits on writers nor blocks the lease renewal.
+   * the unique {@code seq} index in ascending order (so two relays lock rows in the same order). A
+   * per-row scalar subquery, the earlier form, was planned as a sequential scan of the 256 leases
+   * under every marked row, and the ids as 500 random lookups in the primary key: {@code EXPLAIN
+   * ANALYZE} of a 500-row mark on a 100k-row table read 9.5-15 ms, this form 1.2 ms. An {@code
+   * EXISTS} fence had been planned as a join that, with the lease table's statistics still empty,
+   * nested-looped a sequential scan of the outbox under each lease (1.7 s per mark). Plain reads
+   * take no row locks on PostgreSQL and rows of uncommitted inserts are invisible, not waited for,
+   * so this one statement neither waits on writers nor blocks the lease renewal.
    *
    * <p>MySQL/MariaDB use {@link #heldBuckets} then {@link dev.outboxrelay.core.rows.RowsByKey#mark}
    * instead (see {@link RelayStore}).
    */
   String markDone(boolean keepPublished) {
-    return mark(
-        " WHERE "
-            + col(SEQUENCE)
-            + " = ANY(?) AND "
-            + col(BUCKET)
-            + " = ANY(ARRAY(SELECT l.bucket FROM "
-            + lease
-            + " l WHERE l.owner = ? AND l.expires_at > "
-            + dialect.now()
-            + "))",
-        keepPublished);
+    return state.mark(
+        keepPublished,
+        sql.sql(
+            " WHERE {sequence} = ANY(?) AND {bucket} = ANY(ARRAY(SELECT l.bucket FROM {lease} l"
+                + " WHERE l.owner = ? AND l.expires_at > {now}))"));
   }
 
   /**
@@ -119,20 +87,9 @@ final class RelaySql {
    * are rows its fence refused.
    */
   String stillPending(boolean keepPublished) {
-    return "SELECT "
-        + col(SEQUENCE)
-        + " FROM "
-        + outbox
-        + " WHERE "
-        + col(SEQUENCE)
-        + " = ANY(?)"
-        + (keepPublished ? " AND " + published() + " IS NULL" : "");
-  }
-
-  private String mark(String where, boolean keepPublished) {
-    return keepPublished
-        ? "UPDATE " + outbox + " SET " + published() + " = " + dialect.now() + where
-        : "DELETE FROM " + outbox + where;
+    return sql.sql(
+        "SELECT {sequence} FROM {outbox} WHERE {sequence} = ANY(?)"
+            + (keepPublished ? " AND {published_at} IS NULL" : ""));
   }
 
   /**
@@ -144,44 +101,20 @@ final class RelaySql {
    * used to wait on each other.
    */
   String heldBuckets(int buckets) {
-    return "SELECT bucket FROM "
-        + lease
-        + " WHERE bucket IN ("
-        + marks(buckets)
-        + ") AND owner = ? AND expires_at > "
-        + dialect.now();
+    return sql.sql(
+        "SELECT bucket FROM {lease} WHERE bucket IN ("
+            + marks(buckets)
+            + ")"
+            + " AND owner = ? AND expires_at > {now}");
   }
 
-  /** Parks a key, only while this relay owns its bucket. */
-  String park() {
-    return state.parkWhileLeased();
+  /** The highest {@code seq} in the table, 0 when it is empty: the strict order's prefix. */
+  String maxSequence() {
+    return sql.sql("SELECT COALESCE(MAX({sequence}), 0) FROM {outbox}");
   }
 
-  String published() {
-    return state.published();
-  }
-
-  void setId(PreparedStatement ps, int index, UUID id) throws SQLException {
-    state.setId(ps, index, id);
-  }
-
-  /**
-   * A connection for the relay's own statements: auto-commit, and READ COMMITTED so that InnoDB
-   * never holds gap or next-key locks that would make the application's inserts wait or deadlock.
-   */
+  /** A connection for the relay's own statements ({@link TableStore#readCommitted}). */
   static Connection relayConnection(DataSource dataSource) throws SQLException {
-    Connection c = dataSource.getConnection();
-    c.setAutoCommit(true);
-    c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-    return c;
-  }
-
-  /** The value binding an id: a UUID where the column is one, its text otherwise. */
-  Object idValue(UUID id) {
-    return state.idValue(id);
-  }
-
-  static String marks(int n) {
-    return String.join(", ", Collections.nCopies(n, "?"));
+    return TableStore.readCommitted(dataSource);
   }
 }

@@ -1,26 +1,26 @@
 package dev.outboxrelay.relay.polling;
 
-import static dev.outboxrelay.core.OutboxColumn.SEQUENCE;
+import static dev.outboxrelay.core.Jdbc.params;
 
+import dev.outboxrelay.core.Jdbc;
 import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.core.rows.PublishedRows;
 import dev.outboxrelay.core.rows.RowsByKey;
-import dev.outboxrelay.relay.engine.StateSql;
+import dev.outboxrelay.relay.engine.TableStore;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 
 /** The relay's statements against the outbox table; each runs in its own auto-commit unit. */
 final class RelayStore {
-  private final DataSource dataSource;
+  private final TableStore table;
   private final RelaySql sql;
   private final String owner;
   private final boolean keepRows;
@@ -35,16 +35,12 @@ final class RelayStore {
 
   private long horizonXid = -1;
 
-  /** How rows are named in statements, read from the table at first use. */
-  private final RowsByKey.Once rowKeys;
-
   RelayStore(DataSource dataSource, RelaySql sql, String owner, boolean keepRows, boolean strict) {
-    this.dataSource = dataSource;
+    this.table = new TableStore(dataSource, sql.state, keepRows);
     this.sql = sql;
     this.owner = owner;
     this.keepRows = keepRows;
     this.strict = strict;
-    this.rowKeys = new RowsByKey.Once(sql.table(), sql.dialect);
   }
 
   /**
@@ -62,39 +58,24 @@ final class RelayStore {
   List<PendingRow> claim(
       List<Integer> buckets, List<String> excludedKeys, List<Long> excludedSequences, int limit)
       throws SQLException {
-    List<PendingRow> rows = new ArrayList<>();
+    List<PendingRow> rows;
     try (Connection c = connection()) {
       if (strict && !prefixSettled(c)) {
-        return rows;
+        return new ArrayList<>();
       }
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              sql.claim(
-                  buckets.size(),
-                  excludedKeys.size(),
-                  excludedSequences.size(),
-                  strict,
-                  keepRows))) {
-        int i = 1;
-        for (int b : buckets) {
-          ps.setInt(i++, b);
-        }
-        for (String k : excludedKeys) {
-          ps.setString(i++, k);
-        }
-        for (long seq : excludedSequences) {
-          ps.setLong(i++, seq);
-        }
-        if (strict) {
-          ps.setLong(i++, horizonSeq);
-        }
-        ps.setInt(i, limit);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            rows.add(PendingRow.read(rs));
-          }
-        }
-      }
+      String statement =
+          sql.claim(
+              buckets.size(), excludedKeys.size(), excludedSequences.size(), strict, keepRows);
+      Object[] values =
+          Stream.of(
+                  buckets,
+                  excludedKeys,
+                  excludedSequences,
+                  strict ? List.of(horizonSeq) : List.of(),
+                  List.of(limit))
+              .flatMap(List::stream)
+              .toArray();
+      rows = Jdbc.query(c, statement, params(values), PendingRow::read);
     }
     if (strict && rows.size() < limit) {
       horizonXid = -1; // this prefix is drained: the next claim starts a new one
@@ -105,19 +86,14 @@ final class RelayStore {
   /** Strict order: starts a prefix if none is open; true once the open one is final. */
   private boolean prefixSettled(Connection c) throws SQLException {
     if (horizonXid < 0) {
-      horizonSeq =
-          single(c, "SELECT COALESCE(MAX(" + sql.col(SEQUENCE) + "), 0) FROM " + sql.outbox);
+      horizonSeq = single(c, sql.maxSequence());
       horizonXid = single(c, "SELECT txid_current()");
     }
     return single(c, "SELECT txid_snapshot_xmin(txid_current_snapshot())") > horizonXid;
   }
 
   private static long single(Connection c, String query) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(query);
-        ResultSet rs = ps.executeQuery()) {
-      rs.next();
-      return rs.getLong(1);
-    }
+    return Jdbc.query(c, query, params(), rs -> rs.getLong(1)).get(0);
   }
 
   /** Marks acknowledged rows done; returns how many the lease fence let through. */
@@ -143,24 +119,13 @@ final class RelayStore {
   private int markFenced(Connection c, List<PendingRow> rows) throws SQLException {
     Long[] seqs = rows.stream().map(PendingRow::sequence).sorted().toArray(Long[]::new);
     java.sql.Array array = c.createArrayOf("bigint", seqs);
-    int marked;
-    try (PreparedStatement ps = c.prepareStatement(sql.markDone(keepRows))) {
-      ps.setArray(1, array);
-      ps.setString(2, owner);
-      marked = ps.executeUpdate();
-    }
+    int marked = Jdbc.update(c, sql.markDone(keepRows), params(array, owner));
     if (marked == rows.size()) {
       return marked;
     }
-    Set<Long> pending = new HashSet<>();
-    try (PreparedStatement ps = c.prepareStatement(sql.stillPending(keepRows))) {
-      ps.setArray(1, array);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          pending.add(rs.getLong(1));
-        }
-      }
-    }
+    Set<Long> pending =
+        new HashSet<>(
+            Jdbc.query(c, sql.stillPending(keepRows), params(array), rs -> rs.getLong(1)));
     Set<Integer> held = heldBuckets(c, rows);
     return (int)
         rows.stream()
@@ -190,53 +155,22 @@ final class RelayStore {
     if (marked.isEmpty()) {
       return 0;
     }
-    RowsByKey byKey = rowKeys.get(c);
-    try (PreparedStatement ps = c.prepareStatement(byKey.mark(keepRows))) {
-      ps.setString(1, byKey.json(marked, PendingRow::id, PendingRow::sequence));
-      ps.executeUpdate();
-    }
+    RowsByKey byKey = table.rowKeys(c);
+    String json = byKey.json(marked, PendingRow::id, PendingRow::sequence);
+    Jdbc.update(c, byKey.mark(keepRows), params(json));
     return marked.size(); // the rows the fence let through (a row already gone counts as done)
   }
 
   private Set<Integer> heldBuckets(Connection c, List<PendingRow> rows) throws SQLException {
     List<Integer> buckets = rows.stream().map(PendingRow::bucket).distinct().toList();
-    Set<Integer> held = new HashSet<>();
-    try (PreparedStatement ps = c.prepareStatement(sql.heldBuckets(buckets.size()))) {
-      int i = 1;
-      for (int b : buckets) {
-        ps.setInt(i++, b);
-      }
-      ps.setString(i, owner);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          held.add(rs.getInt(1));
-        }
-      }
-    }
-    return held;
+    Object[] values = Stream.concat(buckets.stream(), Stream.of(owner)).toArray();
+    String statement = sql.heldBuckets(buckets.size());
+    return new HashSet<>(Jdbc.query(c, statement, params(values), rs -> rs.getInt(1)));
   }
 
   /** Parks a key; false if the fence refused it (lease lost). */
   boolean park(PendingRow row, String reason) throws SQLException {
-    try (Connection c = connection();
-        PreparedStatement ps = c.prepareStatement(sql.park())) {
-      ps.setString(1, row.aggregateId());
-      sql.setId(ps, 2, row.id());
-      ps.setInt(3, row.bucket());
-      ps.setString(4, StateSql.reason(reason));
-      ps.setInt(5, row.bucket());
-      ps.setString(6, owner);
-      return ps.executeUpdate() == 1 || isParked(c, row.aggregateId());
-    }
-  }
-
-  private boolean isParked(Connection c, String key) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql.state.isParked())) {
-      ps.setString(1, key);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next();
-      }
-    }
+    return table.park(sql.state.parkWhileLeased(), row, reason, row.bucket(), owner);
   }
 
   /**
@@ -244,12 +178,10 @@ final class RelayStore {
    * PublishedRows#purge}).
    */
   int purgePublished(Duration window, int limit) throws SQLException {
-    try (Connection c = connection()) {
-      return PublishedRows.purge(c, rowKeys.get(c), window, limit);
-    }
+    return table.purge(window, limit);
   }
 
   private Connection connection() throws SQLException {
-    return RelaySql.relayConnection(dataSource);
+    return table.connection();
   }
 }

@@ -58,53 +58,39 @@ public final class StoreStatements {
       Tables t, SqlDialect dialect, Properties engine, Properties user) {
     List<Probe> probes = new ArrayList<>();
     if (ours(engine, user, "offset.storage", MaskedJdbcOffsetBackingStore.class)) {
-      String positions = "SELECT, INSERT, DELETE";
-      String position = "the stream's position";
+      String o = t.offsets();
+      String what = "the stream's position";
+      String privileges = "SELECT, INSERT, DELETE";
+      probes.add(new Probe(o, what, privileges, "SELECT 1 FROM " + o + " WHERE 1=0"));
+      probes.add(new Probe(o, what, privileges, "DELETE FROM " + o + " WHERE 1=0"));
+      String insert =
+          "INSERT INTO " + o + " (id, offset_key, offset_val, record_insert_ts, record_insert_seq)";
       probes.add(
           new Probe(
-              t.offsets(), position, positions, "SELECT 1 FROM " + t.offsets() + " WHERE 1=0"));
-      probes.add(
-          new Probe(t.offsets(), position, positions, "DELETE FROM " + t.offsets() + " WHERE 1=0"));
-      probes.add(
-          new Probe(
-              t.offsets(),
-              position,
-              positions,
-              "INSERT INTO "
-                  + t.offsets()
-                  + " (id, offset_key, offset_val, record_insert_ts, record_insert_seq)"
-                  + " VALUES (?, ?, ?, CURRENT_TIMESTAMP, 0)",
+              o,
+              what,
+              privileges,
+              insert + " VALUES (?, ?, ?, CURRENT_TIMESTAMP, 0)",
               UUID.randomUUID().toString(),
               PLACEHOLDER,
               PLACEHOLDER));
+      String logged = "the published log with each position";
       probes.add(
-          new Probe(
-              t.published(),
-              "the published log with each position",
-              "INSERT",
-              t.logPublished(),
-              (Object) new byte[0]));
+          new Probe(t.published(), logged, "INSERT", t.logPublished(), (Object) new byte[0]));
     }
     if (dialect != SqlDialect.POSTGRESQL
         && ours(engine, user, "schema.history.internal", JdbcSchemaHistory.class)) {
-      String history = "SELECT, INSERT";
-      probes.add(
-          new Probe(
-              t.history(),
-              "the schema history",
-              history,
-              "SELECT 1 FROM " + t.history() + " WHERE 1=0"));
-      probes.add(
-          new Probe(
-              t.history(),
-              "the schema history",
-              history,
-              "INSERT INTO "
-                  + t.history()
-                  + " (id, history_data, history_data_seq, record_insert_ts, record_insert_seq)"
-                  + " VALUES (?, ?, 0, CURRENT_TIMESTAMP, 0)",
-              UUID.randomUUID().toString(),
-              PLACEHOLDER));
+      String h = t.history();
+      String what = "the schema history";
+      String privileges = "SELECT, INSERT";
+      probes.add(new Probe(h, what, privileges, "SELECT 1 FROM " + h + " WHERE 1=0"));
+      String insert =
+          "INSERT INTO "
+              + h
+              + " (id, history_data, history_data_seq, record_insert_ts,"
+              + " record_insert_seq) VALUES (?, ?, 0, CURRENT_TIMESTAMP, 0)";
+      String id = UUID.randomUUID().toString();
+      probes.add(new Probe(h, what, privileges, insert, id, PLACEHOLDER));
     }
     return probes;
   }
