@@ -1,6 +1,5 @@
 package dev.outboxrelay.relay.cdc;
 
-import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.core.rows.PendingRow;
 import dev.outboxrelay.relay.cdc.internal.debezium.EngineSilence;
 import dev.outboxrelay.relay.cdc.internal.debezium.PublishedLog;
@@ -79,9 +78,7 @@ final class CdcProcessor implements DebeziumEngine.ChangeConsumer<RecordChangeEv
     this.rounds = new RoundPublisher(config, store, publishing, published, writes, retry);
     this.drains = new KeyDrains(config.batchSize(), holds, publishing, () -> running);
     this.stopDrain = new StopDrain(debezium);
-    this.silence =
-        new EngineSilence(
-            debezium, config.source().dialect() != SqlDialect.POSTGRESQL, config.ticker());
+    this.silence = new EngineSilence(debezium, config.binlog(), config.ticker());
     this.catchUp = newCatchUp();
     this.engineProperties = new Properties();
     engineProperties.putAll(debezium);

@@ -1,5 +1,6 @@
 package dev.outboxrelay.relay.cdc;
 
+import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.relay.cdc.internal.debezium.SourceDatabase;
 import dev.outboxrelay.relay.engine.EngineSettings;
 import dev.outboxrelay.relay.engine.RelayCore;
@@ -13,6 +14,11 @@ record CdcRelayConfig(
 
   SourceDatabase source() {
     return SourceDatabase.parse(jdbcUrl);
+  }
+
+  /** Whether the source is read from a binlog (MySQL/MariaDB), not PostgreSQL's WAL. */
+  boolean binlog() {
+    return source().dialect() != SqlDialect.POSTGRESQL;
   }
 
   boolean keepRows() {

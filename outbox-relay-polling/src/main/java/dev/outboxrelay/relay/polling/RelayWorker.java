@@ -60,9 +60,8 @@ final class RelayWorker implements Runnable {
   /** Per lane, its batch in flight, applied on the {@code -apply} thread. */
   private final Lanes inFlight;
 
-  /** Lanes in use: 1 (every bucket in one claim) unless draining a backlog. */
+  // Lanes in use: 1 (every bucket in one claim) unless draining a backlog; the lane claimed next.
   private int active = 1;
-
   private int nextLane;
 
   /** Claims in a row that returned less than a full batch; a round of them means no backlog. */
