@@ -17,7 +17,7 @@ import picocli.CommandLine.Model.OptionSpec;
 /**
  * {@code ./run-demo} checks its arguments itself, before any build: {@code --help} and a refused
  * argument answer at once, without Maven or a JVM, and the options it lists are DemoCommand's, with
- * the same labels, descriptions and defaults.
+ * the same labels, descriptions and defaults. {@code --rebuild} builds whatever the jar's age.
  */
 class RunDemoScriptTest {
   /**
@@ -68,6 +68,20 @@ class RunDemoScriptTest {
       assertThat(refused.mavenRan()).isFalse();
       assertThat(refused.console()).startsWith("run-demo: " + args[0].split("=")[0] + " ");
     }
+  }
+
+  /**
+   * {@code --rebuild} builds even when the jar is up to date: the stand-in mvn runs (and fails, so
+   * the script stops there with the build's exit code).
+   */
+  @Test
+  void rebuildRunsMaven() {
+    RunDemoScript.Result rebuild =
+        RunDemoScript.run(work, Duration.ofSeconds(60), "--rebuild", "--orders", "5");
+
+    assertThat(rebuild.mavenRan()).as(rebuild.console()).isTrue();
+    assertThat(rebuild.exitCode()).as(rebuild.console()).isEqualTo(1);
+    assertThat(rebuild.console()).contains("Build failed").doesNotContain("Server data:");
   }
 
   /** The script's option lines: name to "LABEL description". */
