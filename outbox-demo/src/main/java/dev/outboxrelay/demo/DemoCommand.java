@@ -22,7 +22,12 @@ import dev.outboxrelay.servers.MariaDbServer;
 import dev.outboxrelay.servers.PostgresServer;
 import dev.outboxrelay.writer.Outbox;
 import dev.outboxrelay.writer.OutboxSchema;
+import java.io.FilterWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -49,6 +54,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -71,31 +77,46 @@ import picocli.CommandLine.Spec;
 public final class DemoCommand implements Callable<Integer> {
   private static final int REPLAY_SLICE = 100;
 
-  @Option(names = "--orders", defaultValue = "2000", description = "Orders to attempt.")
+  // ./run-demo checks these options itself (RunDemoScriptTest holds its --help to them).
+  @Option(
+      names = "--orders",
+      paramLabel = "N",
+      defaultValue = "2000",
+      description = "Orders to attempt. Default: ${DEFAULT-VALUE}.")
   int orders;
 
-  @Option(names = "--writers", defaultValue = "4", description = "Concurrent writer threads.")
+  @Option(
+      names = "--writers",
+      paramLabel = "N",
+      defaultValue = "4",
+      description = "Concurrent writer threads. Default: ${DEFAULT-VALUE}.")
   int writers;
 
   @Option(
       names = "--rate",
+      paramLabel = "N",
       defaultValue = "200",
       description = "Orders per second offered by all writers together. Default: ${DEFAULT-VALUE}.")
   int rate;
 
   @Option(
       names = "--database",
+      paramLabel = "DATABASE",
       defaultValue = "postgres",
       description = "postgres or mariadb. Default: ${DEFAULT-VALUE}.")
   String database;
 
   @Option(
       names = "--mode",
+      paramLabel = "MODE",
       defaultValue = "polling",
       description = "Relay mode: polling or cdc. Default: ${DEFAULT-VALUE}.")
   String mode;
 
   @Spec CommandSpec spec;
+
+  /** Set when a signal stops the JVM: the demo prints nothing more. */
+  private volatile boolean stopping;
 
   private final AtomicLong committed = new AtomicLong();
   private final AtomicLong rolledBack = new AtomicLong();
@@ -137,17 +158,82 @@ public final class DemoCommand implements Callable<Integer> {
     if (!List.of("polling", "cdc").contains(mode.toLowerCase(Locale.ROOT))) {
       throw new OutboxConfigException("--mode", mode, "must be polling or cdc");
     }
-    PrintWriter out = spec.commandLine().getOut();
-    boolean maria = database.equalsIgnoreCase("mariadb");
-    out.printf("Starting a private %s and a Kafka broker...%n", maria ? "MariaDB" : "PostgreSQL");
-    out.flush();
-    DatabaseServer db = maria ? MariaDbServer.shared() : PostgresServer.shared();
-    KafkaServer kafka = KafkaServer.start();
+    // java.util.logging (the MariaDB binlog client's) goes where the SLF4J configuration says.
+    SLF4JBridgeHandler.removeHandlersForRootLogger();
+    SLF4JBridgeHandler.install();
+    PrintWriter console = spec.commandLine().getOut();
+    PrintWriter out = new PrintWriter(new UntilStopping(console), true);
+    // On SIGTERM or SIGINT (Ctrl-C through ./run-demo) the servers' own shutdown hooks stop them
+    // under the running demo: the console gets one line for that, the errors that follow go only
+    // to the log file (logback-demo.xml), and the JVM exits once the servers have stopped.
+    Thread onSignal =
+        new Thread(
+            () -> {
+              System.setErr(new PrintStream(OutputStream.nullOutputStream()));
+              spec.commandLine().setErr(new PrintWriter(Writer.nullWriter()));
+              synchronized (console) {
+                stopping = true;
+                console.println("Interrupted: stopping the servers.");
+                console.flush();
+              }
+            },
+            "demo-interrupted");
+    Runtime.getRuntime().addShutdownHook(onSignal);
     try {
-      return run(db, kafka, out);
+      boolean maria = database.equalsIgnoreCase("mariadb");
+      out.printf("Starting a private %s and a Kafka broker...%n", maria ? "MariaDB" : "PostgreSQL");
+      out.flush();
+      DatabaseServer db = maria ? MariaDbServer.shared() : PostgresServer.shared();
+      KafkaServer kafka = KafkaServer.start();
+      try {
+        return run(db, kafka, out);
+      } finally {
+        kafka.stop();
+        db.stop();
+      }
     } finally {
-      kafka.stop();
-      db.stop();
+      try {
+        Runtime.getRuntime().removeShutdownHook(onSignal);
+      } catch (IllegalStateException shuttingDown) {
+        // The JVM is stopping: the hook runs (or ran).
+      }
+    }
+  }
+
+  /**
+   * Passes text on to the console until the demo is {@link #stopping}, then drops it; checks and
+   * writes under the console's lock, which the signal's line takes too.
+   */
+  private final class UntilStopping extends FilterWriter {
+    UntilStopping(Writer console) {
+      super(console);
+    }
+
+    @Override
+    public void write(int c) throws IOException {
+      synchronized (lock) {
+        if (!stopping) {
+          super.write(c);
+        }
+      }
+    }
+
+    @Override
+    public void write(char[] chars, int off, int len) throws IOException {
+      synchronized (lock) {
+        if (!stopping) {
+          super.write(chars, off, len);
+        }
+      }
+    }
+
+    @Override
+    public void write(String text, int off, int len) throws IOException {
+      synchronized (lock) {
+        if (!stopping) {
+          super.write(text, off, len);
+        }
+      }
     }
   }
 
