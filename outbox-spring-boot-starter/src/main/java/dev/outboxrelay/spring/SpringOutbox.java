@@ -36,6 +36,19 @@ public final class SpringOutbox implements Outbox {
   }
 
   /**
+   * A {@code SpringOutbox} for an application that wires it without Spring Boot's
+   * auto-configuration: as the auto-configured one with its defaults, it refuses a save outside a
+   * Spring-managed transaction and writes a transaction's messages when it commits.
+   */
+  public static SpringOutbox of(Outbox writer, DataSource dataSource) {
+    return new SpringOutbox(
+        java.util.Objects.requireNonNull(writer, "writer"),
+        java.util.Objects.requireNonNull(dataSource, "dataSource"),
+        true,
+        true);
+  }
+
+  /**
    * Saves one message in the current transaction on the application's DataSource. With {@code
    * outbox.writer.write-at-commit} (the default) the row is written when the transaction commits,
    * with every message it saved, in one batch that takes the key locks; until then the transaction
