@@ -42,6 +42,7 @@ final class JdbcOutbox implements Outbox {
   private final KeyLocks keyLocks;
   private final WakeUp wakeUp;
   private final String postgresInsert;
+  private final String postgresInsertManyKeys;
   private final Map<SqlDialect, MySqlInserts> mysqlInserts = new EnumMap<>(SqlDialect.class);
 
   JdbcOutbox(OutboxBuilder b) {
@@ -54,8 +55,10 @@ final class JdbcOutbox implements Outbox {
     String columns = columns(SqlDialect.POSTGRESQL);
     this.postgresInsert =
         keyLocks != null
-            ? keyLocks.lockingInsert(columns, 7)
+            ? keyLocks.lockingInsert(columns, 7, false)
             : insertInto(SqlDialect.POSTGRESQL, columns) + "(?, ?, ?, ?, ?, ?, ?)";
+    this.postgresInsertManyKeys =
+        keyLocks != null ? keyLocks.lockingInsert(columns, 7, true) : postgresInsert;
     for (SqlDialect d : List.of(SqlDialect.MYSQL, SqlDialect.MARIADB)) {
       mysqlInserts.put(d, new MySqlInserts(insertInto(d, columns(d))));
     }
@@ -150,14 +153,19 @@ final class JdbcOutbox implements Outbox {
       }
       return;
     }
-    // With key order the first parameter of each row is the keys it locks: all of the batch for
-    // the first row, none for the others (KeyLocks.lockingInsert).
+    // With key order the first parameter of each row is what it locks: its own key, or with
+    // several keys in the batch all of them for the first row and none after (KeyLocks).
     int p = keyLocks != null ? 1 : 0;
-    try (PreparedStatement ps = c.prepareStatement(postgresInsert)) {
-      int index = 0;
+    String[] manyKeys = p == 1 ? KeyLocks.keys(messages) : null;
+    String[] none = {};
+    try (PreparedStatement ps =
+        c.prepareStatement(manyKeys != null ? postgresInsertManyKeys : postgresInsert)) {
       for (OutboxMessage m : messages) {
-        if (p == 1) {
-          ps.setArray(1, c.createArrayOf("text", KeyLocks.keys(messages, index++)));
+        if (manyKeys != null) {
+          ps.setArray(1, c.createArrayOf("text", manyKeys));
+          manyKeys = none;
+        } else if (p == 1) {
+          ps.setString(1, m.aggregateId());
         }
         ps.setObject(p + 1, m.id());
         ps.setString(p + 2, m.aggregateType());

@@ -25,8 +25,6 @@ final class KeyLocks {
   /** Key slots of the MySQL lock table: a collision only makes two keys wait for each other. */
   static final int SLOTS = 1 << 16;
 
-  private static final String[] NONE = new String[0];
-
   private final OutboxTable table;
   private final int namespace;
 
@@ -41,17 +39,25 @@ final class KeyLocks {
   }
 
   /**
-   * PostgreSQL: the insert with a lock on every key of its first parameter, a {@code text[]}, in
-   * ascending hash order. The first row of a batch passes every key of the batch ({@link #keys}),
-   * the others none, so one pipelined batch locks, then inserts. The CTE is volatile, so it is not
-   * inlined and runs before the SELECT yields the row whose identity {@code seq} is drawn ({@code
+   * PostgreSQL: the insert with the locks in the same statement. {@code manyKeys}: the first
+   * parameter is a {@code text[]} of keys, locked in ascending hash order; the first row of a batch
+   * passes every key of the batch ({@link #keys}), the others none, so one pipelined batch locks,
+   * then inserts. Otherwise the first parameter is the row's own key (a batch of one key; the lock
+   * is re-entrant). The CTE is volatile, so it is not inlined and runs before the SELECT yields the
+   * row whose identity {@code seq} is drawn ({@code
    * KeyOrderContract.aBlockedWriterDrawsItsSeqAfterTheLockHolderCommits} checks it).
    */
-  String lockingInsert(String columns, int values) {
-    return "WITH l AS (SELECT count(pg_advisory_xact_lock("
-        + namespace
-        + ", h)) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(?::text[]) AS k ORDER BY 1) s)"
-        + " INSERT INTO "
+  String lockingInsert(String columns, int values, boolean manyKeys) {
+    String lock =
+        manyKeys
+            ? "count(pg_advisory_xact_lock("
+                + namespace
+                + ", h)) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(?::text[]) AS k"
+                + " ORDER BY 1) s"
+            : "pg_advisory_xact_lock(" + namespace + ", hashtext(?))";
+    return "WITH l AS (SELECT "
+        + lock
+        + ") INSERT INTO "
         + table.qualifiedName(SqlDialect.POSTGRESQL)
         + " ("
         + columns
@@ -60,11 +66,14 @@ final class KeyLocks {
         + "? FROM l";
   }
 
-  /** The keys row {@code index} of a batch locks: all distinct keys for the first, none after. */
-  static String[] keys(Collection<OutboxMessage> batch, int index) {
-    return index > 0
-        ? NONE
-        : batch.stream().map(OutboxMessage::aggregateId).distinct().toArray(String[]::new);
+  /**
+   * The distinct keys of a batch when there are several, else null (a batch of one key locks it row
+   * by row).
+   */
+  static String[] keys(Collection<OutboxMessage> batch) {
+    String[] keys =
+        batch.stream().map(OutboxMessage::aggregateId).distinct().toArray(String[]::new);
+    return keys.length > 1 ? keys : null;
   }
 
   /**
