@@ -67,8 +67,8 @@ class SpringLateWriteIT {
               ContendedWriters.Result r =
                   new ContendedWriters(source::getConnection, 40)
                       .run(
-                          12,
-                          15,
+                          10,
+                          10,
                           messages ->
                               tx.executeWithoutResult(
                                   s -> {

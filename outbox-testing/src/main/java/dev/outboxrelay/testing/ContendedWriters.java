@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -59,26 +61,31 @@ public final class ContendedWriters {
     AtomicInteger committed = new AtomicInteger();
     AtomicBoolean done = new AtomicBoolean();
     CompletableFuture<List<String>> reader = CompletableFuture.supplyAsync(() -> watch(done));
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
     List<CompletableFuture<Void>> all = new ArrayList<>();
     for (int w = 0; w < writers; w++) {
-      all.add(
-          CompletableFuture.runAsync(
-              () -> {
-                for (int t = 0; t < transactions; t++) {
-                  List<OutboxMessage> messages = transaction();
-                  try {
-                    tx.write(messages);
-                    committed.addAndGet(messages.size());
-                  } catch (Exception e) {
-                    failures.add(e);
-                  }
-                }
-              },
-              java.util.concurrent.Executors.newSingleThreadExecutor()));
+      all.add(CompletableFuture.runAsync(() -> write(transactions, tx, failures, committed), pool));
     }
-    CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(1, TimeUnit.MINUTES);
-    done.set(true);
+    try {
+      CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(1, TimeUnit.MINUTES);
+    } finally {
+      pool.shutdownNow();
+      done.set(true);
+    }
     return new Result(List.copyOf(failures), reader.get(1, TimeUnit.MINUTES), committed.get());
+  }
+
+  private void write(
+      int transactions, Transaction tx, List<Throwable> failures, AtomicInteger committed) {
+    for (int t = 0; t < transactions; t++) {
+      List<OutboxMessage> messages = transaction();
+      try {
+        tx.write(messages);
+        committed.addAndGet(messages.size());
+      } catch (Exception e) {
+        failures.add(e);
+      }
+    }
   }
 
   /** 1–6 distinct keys in random order, 1–2 messages each, in save order. */

@@ -36,7 +36,7 @@ abstract class LateWriteContract extends WriterFixture {
       throws Exception {
     createOrders();
     ContendedWriters load = new ContendedWriters(this::connect, 40);
-    ContendedWriters.Result r = load.run(12, 15, messages -> flushInOneTransaction(path, messages));
+    ContendedWriters.Result r = load.run(10, 10, messages -> flushInOneTransaction(path, messages));
     assertThat(r.failures()).as("transactions aborted").isEmpty();
     assertThat(r.regressions()).as("a key's seq seen below a seq already seen").isEmpty();
     List<OutboxMessage> rows = rows();
