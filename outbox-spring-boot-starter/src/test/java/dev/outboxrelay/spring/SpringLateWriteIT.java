@@ -13,12 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -35,21 +30,8 @@ class SpringLateWriteIT {
   @RegisterExtension static final DatabaseExtension MARIADB = DatabaseExtension.mariadb();
 
   ApplicationContextRunner runner(DatabaseServer server) {
-    String db = server.createDatabase();
-    return new ApplicationContextRunner()
-        .withConfiguration(
-            AutoConfigurations.of(
-                DataSourceAutoConfiguration.class,
-                DataSourceTransactionManagerAutoConfiguration.class,
-                JdbcTemplateAutoConfiguration.class,
-                TransactionAutoConfiguration.class,
-                OutboxAutoConfiguration.class))
-        .withPropertyValues(
-            "spring.datasource.url=" + server.jdbcUrl(db),
-            "spring.datasource.username=" + server.user(),
-            "spring.datasource.password=" + server.password(),
-            "spring.datasource.hikari.maximum-pool-size=16",
-            "outbox.schema.create=true");
+    return SpringOutboxIT.runner(server, false)
+        .withPropertyValues("spring.datasource.hikari.maximum-pool-size=16");
   }
 
   @ParameterizedTest
