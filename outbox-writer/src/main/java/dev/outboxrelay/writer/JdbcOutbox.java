@@ -154,9 +154,10 @@ final class JdbcOutbox implements Outbox {
       return;
     }
     // With key order the first parameter of each row is what it locks: its own key, or with
-    // several keys in the batch all of them for the first row and none after (KeyLocks).
+    // several keys in the batch all of them for the first row and none after (KeyLocks). In
+    // auto-commit mode each statement commits and releases its locks, so each locks its own key.
     int p = keyLocks != null ? 1 : 0;
-    String[] manyKeys = p == 1 ? KeyLocks.keys(messages) : null;
+    String[] manyKeys = p == 1 && !c.getAutoCommit() ? KeyLocks.keys(messages) : null;
     String[] none = {};
     try (PreparedStatement ps =
         c.prepareStatement(manyKeys != null ? postgresInsertManyKeys : postgresInsert)) {
