@@ -316,12 +316,20 @@ final class Parts {
     List<Double> handRatio = new ArrayList<>();
     List<Double> minimalRatio = new ArrayList<>();
     List<Double> oursToHand = new ArrayList<>();
+    List<Double> spring = new ArrayList<>();
+    List<Double> springHand = new ArrayList<>();
+    List<Double> springToHand = new ArrayList<>();
     for (int r = 0; r < p.runs(); r++) {
       try (Db db = new Db(dbs.get(kind), kind)) {
         double a = bench.run(db, threads, WriterBench.Row.NONE, p.writerDuration());
         double b = bench.run(db, threads, WriterBench.Row.SAVE, p.writerDuration());
         double h = bench.run(db, threads, WriterBench.Row.HAND_WRITTEN, p.writerDuration());
         double m = bench.run(db, threads, WriterBench.Row.MINIMAL, p.writerDuration());
+        double sh = bench.run(db, threads, WriterBench.Row.SPRING_HAND, p.writerDuration());
+        double ss = bench.run(db, threads, WriterBench.Row.SPRING_SAVE, p.writerDuration());
+        spring.add(ss);
+        springHand.add(sh);
+        springToHand.add(ss / sh);
         plain.add(a);
         with.add(b);
         hand.add(h);
@@ -332,8 +340,8 @@ final class Parts {
         oursToHand.add(b / h);
         System.out.printf(
             "  writer %s %d threads run %d: %.0f alone, %.0f with outbox.save, %.0f hand-written,"
-                + " %.0f minimal row tx/s%n",
-            kind, threads, r + 1, a, b, h, m);
+                + " %.0f minimal row; Spring %.0f with SpringOutbox.save, %.0f hand-written tx/s%n",
+            kind, threads, r + 1, a, b, h, m, ss, sh);
       }
     }
     String id = "writer." + kind + (threads == 4 ? "" : ".t" + threads);
@@ -377,6 +385,28 @@ final class Parts {
             "outbox.save / hand-written outbox row" + label,
             "ratio",
             oursToHand,
+            "per run"));
+    String springHow = how + "; TransactionTemplate over DataSourceTransactionManager";
+    report.add(
+        new Figure(
+            id + ".spring",
+            "Spring tx + SpringOutbox.save (written at commit)" + label,
+            "tx/s",
+            spring,
+            springHow));
+    report.add(
+        new Figure(
+            id + ".spring.hand",
+            "anchor: Spring tx + hand-written INSERT of the outbox row" + label,
+            "tx/s",
+            springHand,
+            springHow));
+    report.add(
+        new Figure(
+            id + ".spring.vs-hand",
+            "SpringOutbox.save / hand-written outbox row, Spring tx" + label,
+            "ratio",
+            springToHand,
             "per run"));
   }
 

@@ -48,6 +48,9 @@ public final class WriterAb {
     all.put("hand", new WriterBench.Variant(WriterBench.Row.HAND_WRITTEN, false, true, 0));
     all.put("minimal", new WriterBench.Variant(WriterBench.Row.MINIMAL, false, true, 0));
     all.put("v7-nokeyorder", new WriterBench.Variant(WriterBench.Row.SAVE, false, false, 0));
+    all.put("buffer", new WriterBench.Variant(WriterBench.Row.BUFFER, false, true, 0));
+    all.put("spring", new WriterBench.Variant(WriterBench.Row.SPRING_SAVE, false, true, 0));
+    all.put("spring-hand", new WriterBench.Variant(WriterBench.Row.SPRING_HAND, false, true, 0));
     // PostgreSQL only: a part of the outbox row taken away for one slice (DDL before, undone
     // after).
     Map<String, String[]> ddl = new LinkedHashMap<>();

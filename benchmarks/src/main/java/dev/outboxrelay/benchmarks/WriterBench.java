@@ -3,7 +3,9 @@ package dev.outboxrelay.benchmarks;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.core.SqlDialect;
+import dev.outboxrelay.spring.SpringOutbox;
 import dev.outboxrelay.writer.Outbox;
+import dev.outboxrelay.writer.OutboxBuffer;
 import dev.outboxrelay.writer.OutboxBuilder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,6 +18,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Writer overhead: the same business transaction (insert one order row, commit) with and without
@@ -59,7 +64,20 @@ final class WriterBench {
     /**
      * The floor of any outbox table: an id and the payload into a table with only a primary key.
      */
-    MINIMAL
+    MINIMAL,
+    /** {@link OutboxBuffer}: saved after the order row, flushed right before the commit. */
+    BUFFER,
+    /**
+     * The Spring path: a {@code TransactionTemplate} over a {@code DataSourceTransactionManager},
+     * the order row, {@code SpringOutbox.save} (written at the commit).
+     */
+    SPRING_SAVE,
+    /** The Spring path's anchor: the same Spring transaction with {@link #HAND_WRITTEN}'s row. */
+    SPRING_HAND;
+
+    boolean spring() {
+      return this == SPRING_SAVE || this == SPRING_HAND;
+    }
   }
 
   /**
@@ -93,11 +111,11 @@ final class WriterBench {
             + " NOT NULL)");
     String rowSql =
         switch (row) {
-          case HAND_WRITTEN ->
+          case HAND_WRITTEN, SPRING_HAND ->
               "INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload)"
                   + " VALUES (?, ?, ?, ?, ?)";
           case MINIMAL -> "INSERT INTO outbox_minimal (id, payload) VALUES (?, ?)";
-          default -> null; // NONE, SAVE: no statement of the bench's own
+          default -> null; // NONE, SAVE, BUFFER, SPRING_SAVE: no statement of the bench's own
         };
     Outbox outbox =
         Outbox.builder()
@@ -112,43 +130,59 @@ final class WriterBench {
     List<Future<?>> workers = new ArrayList<>();
     HikariDataSource ds = db.server.dataSource(db.name, threads);
     long t0 = System.nanoTime();
+    SpringOutbox springOutbox = SpringOutbox.of(outbox, ds);
+    TransactionTemplate spring = new TransactionTemplate(new DataSourceTransactionManager(ds));
+    Transaction tx =
+        (c, rs) -> {
+          UUID id = UUID.randomUUID();
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "INSERT INTO orders (id, customer, amount, body) VALUES (?, ?, ?, ?)")) {
+            ps.setObject(1, pg ? id : id.toString());
+            ps.setString(2, "customer-" + (count.get() % 1000));
+            ps.setBigDecimal(3, java.math.BigDecimal.valueOf(4200, 2));
+            ps.setString(4, body);
+            ps.executeUpdate();
+          }
+          for (int i = 0; i < v.extraRoundTrips(); i++) {
+            try (java.sql.Statement st = c.createStatement()) {
+              st.executeQuery("SELECT 1").close();
+            }
+          }
+          if (row == Row.NONE) {
+            return;
+          }
+          OutboxMessage m = Backlog.message(id.toString(), payloadBytes);
+          if (randomIds) {
+            m = m.toBuilder().id(UUID.randomUUID()).build();
+          }
+          switch (row) {
+            case SAVE -> outbox.save(c, m);
+            case BUFFER -> {
+              OutboxBuffer buffer = outbox.buffer();
+              buffer.save(m);
+              buffer.flush(c);
+            }
+            case SPRING_SAVE -> springOutbox.save(m);
+            default -> handWritten(rs, row, m, pg);
+          }
+        };
     for (int w = 0; w < threads; w++) {
       workers.add(
           pool.submit(
               () -> {
+                if (row.spring()) {
+                  while (!stop.get()) {
+                    spring.executeWithoutResult(s -> inSpring(ds, rowSql, tx));
+                    count.incrementAndGet();
+                  }
+                  return null;
+                }
                 try (Connection c = ds.getConnection();
-                    PreparedStatement ps =
-                        c.prepareStatement(
-                            "INSERT INTO orders (id, customer, amount, body) VALUES (?, ?, ?, ?)");
                     PreparedStatement rs = rowSql == null ? null : c.prepareStatement(rowSql)) {
                   c.setAutoCommit(false);
                   while (!stop.get()) {
-                    UUID id = UUID.randomUUID();
-                    if (pg) {
-                      ps.setObject(1, id);
-                    } else {
-                      ps.setString(1, id.toString());
-                    }
-                    ps.setString(2, "customer-" + (count.get() % 1000));
-                    ps.setBigDecimal(3, java.math.BigDecimal.valueOf(4200, 2));
-                    ps.setString(4, body);
-                    ps.executeUpdate();
-                    for (int i = 0; i < v.extraRoundTrips(); i++) {
-                      try (java.sql.Statement st = c.createStatement()) {
-                        st.executeQuery("SELECT 1").close();
-                      }
-                    }
-                    if (row != Row.NONE) {
-                      OutboxMessage m = Backlog.message(id.toString(), payloadBytes);
-                      if (randomIds) {
-                        m = m.toBuilder().id(UUID.randomUUID()).build();
-                      }
-                      if (row == Row.SAVE) {
-                        outbox.save(c, m);
-                      } else {
-                        handWritten(rs, row, m, pg);
-                      }
-                    }
+                    tx.run(c, rs);
                     c.commit();
                     count.incrementAndGet();
                   }
@@ -165,6 +199,23 @@ final class WriterBench {
     pool.shutdown();
     ds.close();
     return count.get() / seconds;
+  }
+
+  /** The business transaction on a connection, with the bench's own row statement if any. */
+  private interface Transaction {
+    void run(Connection c, PreparedStatement row) throws java.sql.SQLException;
+  }
+
+  /** One transaction's body on the Spring transaction's connection. */
+  private static void inSpring(javax.sql.DataSource ds, String rowSql, Transaction tx) {
+    Connection c = DataSourceUtils.getConnection(ds);
+    try (PreparedStatement rs = rowSql == null ? null : c.prepareStatement(rowSql)) {
+      tx.run(c, rs);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    } finally {
+      DataSourceUtils.releaseConnection(c, ds);
+    }
   }
 
   private static void handWritten(PreparedStatement rs, Row row, OutboxMessage m, boolean pg)

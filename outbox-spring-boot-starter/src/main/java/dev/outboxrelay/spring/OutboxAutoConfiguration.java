@@ -62,7 +62,8 @@ public class OutboxAutoConfiguration {
             .keyOrder(p.getWriter().isKeyOrder())
             .wakeUpInterval(p.getWriter().getWakeUpInterval())
             .build();
-    return new SpringOutbox(writer, dataSource, p.getWriter().isRequireTransaction());
+    return new SpringOutbox(
+        writer, dataSource, p.getWriter().isRequireTransaction(), p.getWriter().isWriteAtCommit());
   }
 
   @Bean

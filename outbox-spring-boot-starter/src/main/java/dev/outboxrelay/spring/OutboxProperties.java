@@ -124,6 +124,13 @@ public class OutboxProperties implements Validator {
     private boolean keyOrder = true;
 
     /**
+     * Write the messages saved in a Spring transaction in one batch when it commits, so key locks
+     * are held only through the commit; false: insert each at save (the transaction can then read
+     * its own rows).
+     */
+    private boolean writeAtCommit = true;
+
+    /**
      * PostgreSQL: at most one save per interval sends pg_notify, waking idle polling relays at its
      * commit; 0 never notifies. See Outbox.builder().wakeUpInterval.
      */
@@ -135,6 +142,14 @@ public class OutboxProperties implements Validator {
 
     public void setWakeUpInterval(java.time.Duration wakeUpInterval) {
       this.wakeUpInterval = wakeUpInterval;
+    }
+
+    public boolean isWriteAtCommit() {
+      return writeAtCommit;
+    }
+
+    public void setWriteAtCommit(boolean writeAtCommit) {
+      this.writeAtCommit = writeAtCommit;
     }
 
     public boolean isKeyOrder() {

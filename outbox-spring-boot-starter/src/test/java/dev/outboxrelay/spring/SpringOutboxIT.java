@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outboxrelay.core.OutboxException;
 import dev.outboxrelay.core.OutboxMessage;
+import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.testing.DatabaseExtension;
 import jakarta.persistence.EntityManager;
 import java.util.UUID;
@@ -32,7 +33,12 @@ class SpringOutboxIT {
   @RegisterExtension static final DatabaseExtension DB = DatabaseExtension.postgres();
 
   ApplicationContextRunner runner(boolean jpa) {
-    String db = DB.server().createDatabase();
+    return runner(DB.server(), jpa);
+  }
+
+  /** The outbox on a fresh database of {@code server}, with Boot's JDBC (and JPA) wiring. */
+  static ApplicationContextRunner runner(DatabaseServer server, boolean jpa) {
+    String db = server.createDatabase();
     AutoConfigurations base =
         AutoConfigurations.of(
             DataSourceAutoConfiguration.class,
@@ -44,9 +50,9 @@ class SpringOutboxIT {
         .withConfiguration(base)
         .withConfiguration(jpa ? AutoConfigurations.of(HibernateJpaAutoConfiguration.class) : base)
         .withPropertyValues(
-            "spring.datasource.url=" + DB.server().jdbcUrl(db),
-            "spring.datasource.username=" + DB.server().user(),
-            "spring.datasource.password=" + DB.server().password(),
+            "spring.datasource.url=" + server.jdbcUrl(db),
+            "spring.datasource.username=" + server.user(),
+            "spring.datasource.password=" + server.password(),
             "outbox.schema.create=true");
   }
 

@@ -20,9 +20,11 @@ import dev.outboxrelay.core.rows.HeadersJson;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -39,7 +41,9 @@ final class JdbcOutbox implements Outbox {
   private final boolean requireTransaction;
   private final KeyLocks keyLocks;
   private final WakeUp wakeUp;
-  private final Map<SqlDialect, String> insertSql = new EnumMap<>(SqlDialect.class);
+  private final String postgresInsert;
+  private final String postgresInsertManyKeys;
+  private final Map<SqlDialect, MySqlInserts> mysqlInserts = new EnumMap<>(SqlDialect.class);
 
   JdbcOutbox(OutboxBuilder b) {
     this.table = b.table;
@@ -48,8 +52,15 @@ final class JdbcOutbox implements Outbox {
     this.requireTransaction = b.requireTransaction;
     this.keyLocks = b.keyOrder ? new KeyLocks(table) : null;
     this.wakeUp = b.wakeUpInterval.isZero() ? null : new WakeUp(table, b.wakeUpInterval);
-    for (SqlDialect d : SqlDialect.values()) {
-      insertSql.put(d, insertSql(d));
+    String columns = columns(SqlDialect.POSTGRESQL);
+    this.postgresInsert =
+        keyLocks != null
+            ? keyLocks.lockingInsert(columns, 7, false)
+            : insertInto(SqlDialect.POSTGRESQL, columns) + "(?, ?, ?, ?, ?, ?, ?)";
+    this.postgresInsertManyKeys =
+        keyLocks != null ? keyLocks.lockingInsert(columns, 7, true) : postgresInsert;
+    for (SqlDialect d : List.of(SqlDialect.MYSQL, SqlDialect.MARIADB)) {
+      mysqlInserts.put(d, new MySqlInserts(insertInto(d, columns(d))));
     }
   }
 
@@ -72,6 +83,11 @@ final class JdbcOutbox implements Outbox {
       throw new OutboxDatabaseException("Could not insert into outbox table " + table, e);
     }
     log.debug("Saved {} outbox message(s) into {}", messages.size(), table);
+  }
+
+  @Override
+  public OutboxBuffer buffer() {
+    return new OutboxBuffer(this, this::validate);
   }
 
   private void validate(OutboxMessage message) {
@@ -123,21 +139,36 @@ final class JdbcOutbox implements Outbox {
 
   private void lockAndInsert(Connection c, SqlDialect dialect, Collection<OutboxMessage> messages)
       throws SQLException {
-    if (keyLocks != null) {
-      keyLocks.lockAll(c, dialect, messages);
+    if (dialect != SqlDialect.POSTGRESQL) {
+      // One statement batch: the slot lock first, then the rows (one round trip where the driver
+      // pipelines a batch, as MariaDB Connector/J does).
+      try (Statement st = c.createStatement()) {
+        if (keyLocks != null) {
+          st.addBatch(keyLocks.slotLock(dialect, messages));
+        }
+        for (String sql : mysqlInserts.get(dialect).statements(messages, this::headers)) {
+          st.addBatch(sql);
+        }
+        st.executeBatch();
+      }
+      return;
     }
-    // PostgreSQL with key order: the lock is the statement's first parameter (the key).
-    int p = keyLocks != null && dialect == SqlDialect.POSTGRESQL ? 1 : 0;
-    try (PreparedStatement ps = c.prepareStatement(insertSql.get(dialect))) {
+    // With key order the first parameter of each row is what it locks: its own key, or with
+    // several keys in the batch all of them for the first row and none after (KeyLocks). In
+    // auto-commit mode each statement commits and releases its locks, so each locks its own key.
+    int p = keyLocks != null ? 1 : 0;
+    String[] manyKeys = p == 1 && !c.getAutoCommit() ? KeyLocks.keys(messages) : null;
+    String[] none = {};
+    try (PreparedStatement ps =
+        c.prepareStatement(manyKeys != null ? postgresInsertManyKeys : postgresInsert)) {
       for (OutboxMessage m : messages) {
-        if (p == 1) {
+        if (manyKeys != null) {
+          ps.setArray(1, c.createArrayOf("text", manyKeys));
+          manyKeys = none;
+        } else if (p == 1) {
           ps.setString(1, m.aggregateId());
         }
-        if (dialect.nativeUuid()) {
-          ps.setObject(p + 1, m.id());
-        } else {
-          ps.setString(p + 1, m.id().toString());
-        }
+        ps.setObject(p + 1, m.id());
         ps.setString(p + 2, m.aggregateType());
         ps.setString(p + 3, m.aggregateId());
         ps.setString(p + 4, m.type());
@@ -164,19 +195,14 @@ final class JdbcOutbox implements Outbox {
     return h;
   }
 
-  private String insertSql(SqlDialect d) {
-    String columns =
-        Stream.of(ID, AGGREGATE_TYPE, AGGREGATE_ID, TYPE, PAYLOAD, HEADERS, TRACEPARENT)
-            .map(c -> table.quoted(d, c))
-            .collect(Collectors.joining(", "));
-    if (keyLocks != null && d == SqlDialect.POSTGRESQL) {
-      return keyLocks.lockingInsert(columns, 7);
-    }
-    return "INSERT INTO "
-        + table.qualifiedName(d)
-        + " ("
-        + columns
-        + ") VALUES (?, ?, ?, ?, ?, ?, ?)";
+  private String columns(SqlDialect d) {
+    return Stream.of(ID, AGGREGATE_TYPE, AGGREGATE_ID, TYPE, PAYLOAD, HEADERS, TRACEPARENT)
+        .map(c -> table.quoted(d, c))
+        .collect(Collectors.joining(", "));
+  }
+
+  private String insertInto(SqlDialect d, String columns) {
+    return "INSERT INTO " + table.qualifiedName(d) + " (" + columns + ") VALUES ";
   }
 
   @Override

@@ -28,6 +28,14 @@ public final class JdbiOutbox {
     saveAll(handle, List.of(message));
   }
 
+  /**
+   * Writes what the buffer kept ({@link OutboxBuffer#flush}) on the handle's connection; call it
+   * last in the transaction's callback, right before Jdbi commits.
+   */
+  public void flush(Handle handle, OutboxBuffer buffer) {
+    buffer.flush(handle.getConnection());
+  }
+
   /** As {@link Outbox#saveAll}, on the handle's connection. */
   public void saveAll(Handle handle, Collection<OutboxMessage> messages) {
     outbox.saveAll(handle.getConnection(), messages);

@@ -54,6 +54,16 @@ public interface Outbox {
   void saveAll(Connection connection, Collection<OutboxMessage> messages);
 
   /**
+   * A buffer for the messages of one transaction, written by {@link OutboxBuffer#flush} just before
+   * the commit, with the key locks held only from there to the commit (see {@link OutboxBuffer}).
+   * Messages are validated when saved into it only by builders' outboxes; other implementations
+   * validate at the flush.
+   */
+  default OutboxBuffer buffer() {
+    return new OutboxBuffer(this, m -> {});
+  }
+
+  /**
    * {@code message} as {@link #saveAll} would store it with respect to trace context: without a
    * traceparent of its own, stamped with the current span's (see there); otherwise unchanged. For
    * code that also sends the message itself beside saving it (RocketMQ transactional messages), so

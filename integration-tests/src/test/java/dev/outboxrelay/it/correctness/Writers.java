@@ -3,6 +3,7 @@ package dev.outboxrelay.it.correctness;
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.testing.history.History;
 import dev.outboxrelay.writer.Outbox;
+import dev.outboxrelay.writer.OutboxBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -126,6 +127,9 @@ final class Writers implements AutoCloseable {
     private Connection conn;
     private List<OutboxMessage> tx = List.of();
     private long[] seqs;
+    // Key-ordered lanes of even index write late (OutboxBuffer, flushed right before the commit),
+    // the others at save: both ways share the keys and their locks.
+    private OutboxBuffer late;
 
     Lane(int index) {
       this.index = index;
@@ -150,9 +154,16 @@ final class Writers implements AutoCloseable {
         }
         // A database deadlock between lanes (possible only without key order, or across keys on
         // MySQL's lock slots) fails this transaction like any other error below: counted, retried.
-        (index < options.unorderedLanes() ? unordered : ordered).saveAll(conn, messages);
+        boolean keyOrdered = index >= options.unorderedLanes();
+        if (keyOrdered && index % 2 == 0) {
+          late = ordered.buffer();
+          late.saveAll(messages);
+        } else {
+          late = null;
+          (keyOrdered ? ordered : unordered).saveAll(conn, messages);
+        }
         insertBusinessRows(messages);
-        seqs = options.orderBySeq() ? seqs(messages) : null;
+        seqs = options.orderBySeq() && late == null ? seqs(messages) : null;
         tx = messages;
         written.addAndGet(messages.size());
         exec.schedule(
@@ -176,6 +187,10 @@ final class Writers implements AutoCloseable {
           conn.rollback();
           tx.forEach(m -> history.rolledBack(m.aggregateId(), m.id()));
         } else {
+          if (late != null) {
+            late.flush(conn);
+            seqs = options.orderBySeq() ? seqs(tx) : null;
+          }
           conn.commit();
           long to = System.nanoTime();
           for (int i = 0; i < tx.size(); i++) {

@@ -79,6 +79,15 @@ abstract class HighWaterMarkContract {
   }
 
   @Test
+  void withTheLateWriteASameKeyWriterDoesNotWaitAndTheMarkAppliesEveryMessageOnce()
+      throws Exception {
+    List<String> committed = run(ds -> Inversions.runLate(ds, Outbox.builder().build()));
+    assertThat(stale).hasValue(0);
+    assertThat(unordered).hasValue(0);
+    assertThat(committed).hasSize(2 * Inversions.ROUNDS + 1);
+  }
+
+  @Test
   void withoutKeyOrderInverseCommitsAreAppliedOnceByIdOnlyAndCounted() throws Exception {
     List<String> committed = runInversions(false);
     assertThat(stale).hasValue(0);
@@ -86,23 +95,33 @@ abstract class HighWaterMarkContract {
   }
 
   private List<String> runInversions(boolean keyOrder) throws Exception {
+    return run(
+        ds ->
+            Inversions.run(
+                ds,
+                Outbox.builder().keyOrder(keyOrder).build(),
+                keyOrder,
+                appliesSecondBeforeFirstCommits()));
+  }
+
+  /** Writes with {@code rounds} while a relay and a high-water-mark consumer run. */
+  private List<String> run(Rounds rounds) throws Exception {
     DataSource ds = dataSource;
     DedupStore store = DedupStore.builder().dataSource(ds).build();
     store.createIfMissing();
     Inversions.createEffects(ds);
     startRelayAndConsumer(dedup(store));
-    List<String> committed =
-        Inversions.run(
-            ds,
-            Outbox.builder().keyOrder(keyOrder).build(),
-            keyOrder,
-            appliesSecondBeforeFirstCommits());
+    List<String> committed = rounds.run(ds);
     await()
         .atMost(Duration.ofSeconds(60))
         .until(() -> Inversions.effects(ds).size() + stale.get() >= committed.size());
     // Every committed message applied exactly once: none dropped as STALE, none applied twice.
     assertThat(Inversions.effects(ds)).containsExactlyInAnyOrderElementsOf(committed);
     return committed;
+  }
+
+  private interface Rounds {
+    List<String> run(DataSource ds) throws Exception;
   }
 
   private Dedup dedup(DedupStore store) {

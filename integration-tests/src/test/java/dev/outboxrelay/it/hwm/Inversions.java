@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.outboxrelay.core.OutboxMessage;
 import dev.outboxrelay.writer.Outbox;
+import dev.outboxrelay.writer.OutboxBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
@@ -32,13 +34,7 @@ final class Inversions {
    */
   static List<String> run(DataSource ds, Outbox writer, boolean keyOrder, boolean secondFirst)
       throws Exception {
-    List<String> committed = new ArrayList<>();
-    // The relay is live (a CDC relay may still be starting, e.g. its catch-up of the table) before
-    // T1 holds a row open: the inversion is then judged on the running stream.
-    OutboxMessage warmUp = message("warm-up");
-    save(ds, writer, warmUp);
-    committed.add(warmUp.id().toString());
-    await().atMost(Duration.ofSeconds(60)).until(() -> effects(ds).contains(committed.get(0)));
+    List<String> committed = warmUp(ds, writer);
     for (int round = 0; round < ROUNDS; round++) {
       String key = "k-" + (round % 2);
       OutboxMessage first = message(key);
@@ -66,6 +62,44 @@ final class Inversions {
       committed.add(first.id().toString());
       committed.add(second.id().toString());
     }
+    return committed;
+  }
+
+  /**
+   * The late write's rounds: T1 saves K into an {@link OutboxBuffer}, T2 saves K and commits
+   * without waiting (T1 holds no lock yet), then T1 flushes and commits. T1's row is drawn after
+   * T2's commit, so seq follows commit order; returns the ids of every committed message.
+   */
+  static List<String> runLate(DataSource ds, Outbox writer) throws Exception {
+    List<String> committed = warmUp(ds, writer);
+    for (int round = 0; round < ROUNDS; round++) {
+      OutboxMessage first = message("k-" + (round % 2));
+      OutboxMessage second = message("k-" + (round % 2));
+      try (Connection t1 = ds.getConnection()) {
+        t1.setAutoCommit(false);
+        OutboxBuffer buffer = writer.buffer();
+        buffer.save(first);
+        CompletableFuture.runAsync(() -> save(ds, writer, second)).get(10, TimeUnit.SECONDS);
+        buffer.flush(t1);
+        t1.commit();
+      }
+      committed.add(first.id().toString());
+      committed.add(second.id().toString());
+    }
+    return committed;
+  }
+
+  /**
+   * The relay is live (a CDC relay may still be starting, e.g. its catch-up of the table) before T1
+   * holds a row open: the inversion is then judged on the running stream. Returns the list of
+   * committed ids, the warm-up's first.
+   */
+  private static List<String> warmUp(DataSource ds, Outbox writer) {
+    List<String> committed = new ArrayList<>();
+    OutboxMessage warmUp = message("warm-up");
+    save(ds, writer, warmUp);
+    committed.add(warmUp.id().toString());
+    await().atMost(Duration.ofSeconds(60)).until(() -> effects(ds).contains(committed.get(0)));
     return committed;
   }
 
