@@ -14,6 +14,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
 
 /**
  * {@code ./run-demo} as a process, the way a user runs it, with Maven replaced: the {@code mvn} on
@@ -91,13 +94,14 @@ final class RunDemoScript {
   /**
    * Waits until the console holds {@code text}; fails if the script ends first or time runs out.
    */
-  void awaitConsole(String text, Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!console().contains(text)) {
-      if (!process.isAlive() || System.nanoTime() > deadline) {
-        throw new AssertionError("No '" + text + "' on the console:\n" + console());
-      }
-      Thread.sleep(100);
+  void awaitConsole(String text, Duration timeout) {
+    try {
+      Awaitility.await()
+          .atMost(timeout)
+          .failFast("the script ended", () -> !process.isAlive() && !console().contains(text))
+          .until(() -> console().contains(text));
+    } catch (ConditionTimeoutException | TerminalFailureException e) {
+      throw new AssertionError("No '" + text + "' on the console:\n" + console(), e);
     }
   }
 
