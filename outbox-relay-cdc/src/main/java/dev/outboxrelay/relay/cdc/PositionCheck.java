@@ -29,8 +29,8 @@ final class PositionCheck {
 
   static void verify(CdcRelayConfig c, CdcSql sql) throws SQLException {
     try (Connection conn = DriverManager.getConnection(c.jdbcUrl(), c.user(), c.password())) {
-      Optional<String> offset = storedOffset(conn, c, sql);
       MissingTables.create(conn, sql.storeTables());
+      Optional<String> offset = storedOffset(conn, c, sql);
       if (sql.dialect == SqlDialect.POSTGRESQL) {
         try {
           insertsOnlyPublication(conn, c, sql);
@@ -74,7 +74,7 @@ final class PositionCheck {
       }
     } catch (SQLException e) {
       if (NO_SUCH_TABLE.contains(e.getSQLState())) {
-        return Optional.empty(); // never started: Debezium creates the table
+        return Optional.empty(); // a reset before the first start
       }
       throw e;
     }
