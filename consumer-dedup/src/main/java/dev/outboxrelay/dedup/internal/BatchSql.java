@@ -74,10 +74,9 @@ public final class BatchSql {
    * which are new. {@code ON CONFLICT} makes every row a speculative insertion (an index probe
    * before the insert, a confirm record after it): for 500 random ids about a third more WAL
    * records and two thirds more buffer accesses than the plain INSERT, and the statement was most
-   * of a batch's time (docs/benchmarks.md, "Dedup consumer").
-   * A concurrent transaction inserting the same id makes the plain INSERT wait for it, as {@code ON
-   * CONFLICT} does; if it commits, the INSERT fails with a unique violation and the second
-   * statement skips the id.
+   * of a batch's time (docs/benchmarks.md, "Dedup consumer"). A concurrent transaction inserting
+   * the same id makes the plain INSERT wait for it, as {@code ON CONFLICT} does; if it commits, the
+   * INSERT fails with a unique violation and the second statement skips the id.
    */
   private Set<String> insertIdsPostgres(Connection c, String group, List<String> ids)
       throws SQLException {

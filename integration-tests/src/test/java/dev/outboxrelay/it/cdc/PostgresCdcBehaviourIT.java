@@ -66,8 +66,8 @@ class PostgresCdcBehaviourIT extends CdcBehaviour {
    * The standby's takeover meets a database error: here another session holds a SHARE lock on the
    * offsets table, so the check of the stores' writes gives up after its 10 s lock wait. The relay
    * stands by again and takes over once the lock is gone, rather than giving up for good (FAILED)
-   * and leaving the source without a reader. PostgreSQL only: a SHARE lock lets the position's check
-   * read the table and stops the check's writes, a lock MariaDB has no statement for.
+   * and leaving the source without a reader. PostgreSQL only: a SHARE lock lets the position's
+   * check read the table and stops the check's writes, a lock MariaDB has no statement for.
    */
   @Test
   void aStandbyWhoseTakeoverFailsStandsByAgainAndTakesOverLater() throws Exception {
