@@ -29,8 +29,8 @@ final class CdcBench {
 
   /**
    * Writer threads in the live measure ({@code -Doutbox.bench.liveWriters}, default 4, each on its
-   * own connection and keys). With one (the default until 2026-12-07) both engines kept up and the
-   * figure was the writer's rate; four outrun them on PostgreSQL, so the figure is the engine's.
+   * own connection and keys). Four, because both engines keep up with one writer, which makes the
+   * figure the writer's rate; four outrun them on PostgreSQL, so the figure is the engine's.
    */
   static final int LIVE_WRITERS = Integer.getInteger("outbox.bench.liveWriters", 4);
 

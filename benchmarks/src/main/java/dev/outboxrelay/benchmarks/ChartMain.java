@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * Draws the report's charts from a report's JSON without running anything: {@code ChartMain
  * <report.json> [dir]} writes the PNG files into {@code dir} (default: a directory beside the JSON
- * named after it, e.g. {@code results/quick-2026-12-04-3c1e7b6/}) and prints the markdown that
- * embeds them.
+ * named after it: {@code results/<name>.json} draws into {@code results/<name>/}) and prints the
+ * markdown that embeds them.
  */
 public final class ChartMain {
   private ChartMain() {}

@@ -166,9 +166,9 @@ final class Parts {
 
   /**
    * Rows of each CDC engine's warm-up drain. With 20k, as the polling relay's, each engine's first
-   * recorded 100k-row drain still ran its per-row code through C2 for the first time (JFR,
-   * 2026-12-04: our processor's row conversion compiled 0.3-0.45 s each at level 4 during it, C2 at
-   * half a core throughout), and read 19-23k msg/s against 30-42k in its later runs.
+   * recorded 100k-row drain still ran its per-row code through C2 for the first time (in JFR our
+   * processor's row conversion compiled for 0.3-0.45 s at level 4 during it, C2 at half a core
+   * throughout), and read 19-23k msg/s against 30-42k in its later runs.
    */
   private static final int CDC_WARM_ROWS = 100_000;
 
@@ -600,8 +600,8 @@ final class Parts {
    */
   private void alternating(CdcBench cdc, CdcRuns ours, CdcRuns peer) throws Exception {
     // One unrecorded run of each first: the group's first run after another database's (or
-    // mode's) runs was the slow one (ours, which went first, read 14-34 % below its second run on
-    // PostgreSQL in each of six sessions of 2026-12-05; the peer's, second, did not).
+    // mode's) runs is the slow one: ours, when it always went first, read 14-34 % below its
+    // second run on PostgreSQL, and the peer's, second, did not.
     ours.once.run();
     peer.once.run();
     System.out.printf("  %s, %s: one unrecorded run each%n", ours.id, peer.id);

@@ -37,9 +37,9 @@ public abstract class KafkaRelayContract extends OutboxRelayContract {
   /**
    * A relay waits for each batch's acknowledgements as soon as it is sent, so it has the producer
    * send what it would hold back for {@code linger.ms} at once ({@link Publisher#sendBuffered}):
-   * with a linger of ten minutes, the messages arrive within seconds only if it does. (Until
-   * 2026-12-06 the polling relay did not, and each of its batches waited out the linger: 5 ms in
-   * the benchmark's producer settings.)
+   * with a linger of ten minutes, the messages arrive within seconds only if it does. A relay that
+   * did not would make each of its batches wait out the linger (5 ms in the benchmark's producer
+   * settings).
    */
   @Test
   void aBatchIsNotHeldBackByTheProducersLinger() throws Exception {

@@ -14,8 +14,8 @@ import org.awaitility.core.ConditionTimeoutException;
 /**
  * The PostgreSQL replication slots a test's CDC relays created in its database, dropped after the
  * test. A slot outlives its relay and its database's use, and the test server allows 40: an
- * integration-test run that left every slot in place used them all up (CI, 2026-12-04: "all
- * replication slots are in use" for the 189th test database).
+ * integration-test run that left every slot in place would use them all up, and every later CDC
+ * test would fail with "all replication slots are in use".
  */
 public final class ReplicationSlots {
   private ReplicationSlots() {}

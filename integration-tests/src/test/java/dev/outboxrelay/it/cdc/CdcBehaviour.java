@@ -71,9 +71,9 @@ abstract class CdcBehaviour extends KafkaDbFixture {
    * its position is taken away while it runs, it still publishes but reads FAILED, saying it cannot
    * store its position, and ACTIVE again once the right is back. The same when the published log's
    * insert is refused, and then heartbeats, which write no log, do not make it read ACTIVE. Every
-   * row is retained in the end. Until 2026-12-06 such a relay published, never stored a position,
-   * and read ACTIVE, while Debezium's store retried the refused write in a loop (1,500 warnings a
-   * minute).
+   * row is retained in the end. The failure this guards against: a relay that publishes, never
+   * stores a position and still reads ACTIVE, while Debezium's store retries the refused write in a
+   * loop (1,500 warnings a minute).
    */
   void aSourceUserMustWriteWhatTheStoresWrite(String user, String password) throws Exception {
     CdcRelay refused = relay().source(dataSource.getJdbcUrl(), user, password).build();

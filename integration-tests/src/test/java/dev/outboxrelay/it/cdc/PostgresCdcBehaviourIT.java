@@ -65,9 +65,9 @@ class PostgresCdcBehaviourIT extends CdcBehaviour {
   /**
    * The standby's takeover meets a database error: here another session holds a SHARE lock on the
    * offsets table, so the check of the stores' writes gives up after its 10 s lock wait. The relay
-   * stands by again and takes over once the lock is gone. Until 2026-12-06 it gave up for good
-   * (FAILED) and the source had no reader. PostgreSQL only: a SHARE lock lets the position's check
-   * read the table and stops the check's writes, a lock MariaDB has no statement for.
+   * stands by again and takes over once the lock is gone, rather than giving up for good (FAILED)
+   * and leaving the source without a reader. PostgreSQL only: a SHARE lock lets the position's
+   * check read the table and stops the check's writes, a lock MariaDB has no statement for.
    */
   @Test
   void aStandbyWhoseTakeoverFailsStandsByAgainAndTakesOverLater() throws Exception {

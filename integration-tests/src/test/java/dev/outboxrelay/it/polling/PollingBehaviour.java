@@ -340,9 +340,10 @@ abstract class PollingBehaviour extends PollingFixture {
 
   /**
    * With published rows kept, a mark is an UPDATE. Beside a writer's open transaction on a table of
-   * a few rows it must neither wait for that transaction nor hold up the rows after it. On MariaDB
-   * the mark's multi-table UPDATE of a table of five rows or fewer was planned as a full scan until
-   * 2026-12-06, and waited for the open insert until the lock wait timeout (50 s).
+   * a few rows it must neither wait for that transaction nor hold up the rows after it. On MariaDB,
+   * without an index hint ({@code FORCE INDEX}), the mark's multi-table UPDATE of a table of five
+   * rows or fewer is planned as a full scan, which waits for the open insert until the lock wait
+   * timeout (50 s).
    */
   @Test
   void keptRowsAreMarkedBesideAnOpenTransaction() throws Exception {

@@ -18,8 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link SqlBatch}, point statements in one transaction (the polling relay's lease statements on
- * MySQL/MariaDB; until 2026-12-06 both relays' marks and purges too): keys in ascending order, all
- * in one transaction, auto-commit on again afterwards.
+ * MySQL/MariaDB): keys in ascending order, all in one transaction, auto-commit on again afterwards.
  */
 abstract class SqlBatchContract {
   /** The identity column numbers the rows in the order they were inserted. */

@@ -55,9 +55,10 @@ abstract class CleanStopBehaviour extends KafkaDbFixture {
   }
 
   /**
-   * Late acknowledgements here too: the relay drains 4,000 rows in well under a second, and in CI
-   * (2026-12-06) it had drained them all between the 200th message and close(), failing "still a
-   * backlog when close() came". Now close() lands while batches wait for their acknowledgements.
+   * Late acknowledgements here too: the relay drains 4,000 rows in well under a second, so without
+   * them it can drain them all between the 200th message and close(), and the test fails with
+   * "still a backlog when close() came". With them, close() lands while batches wait for their
+   * acknowledgements.
    */
   @Test
   void closingAPollingRelayWhileItDrainsABacklogLogsNoError() throws Exception {

@@ -25,7 +25,7 @@ public final class CdcSettings {
    * Debezium's {@code max.batch.size}; the catch-up and drain chunk. Default 2048, Debezium's own:
    * the relay waits for each batch's acknowledgements before it stores the position, a fixed wait
    * per batch, and with 500 (the polling relay's default) that wait kept the backlog drain below
-   * Debezium + Event Router's (benchmarks/README.md, "The CDC batch size"). Half the bound on
+   * Debezium + Event Router's (docs/benchmarks.md, "The CDC batch size"). Half the bound on
    * duplicates per crash ({@code 2 × batchSize}).
    */
   public static final Setting<Integer> BATCH_SIZE = RelaySettings.BATCH_SIZE.withDefault(2048);

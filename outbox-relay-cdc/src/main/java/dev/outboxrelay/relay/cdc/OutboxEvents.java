@@ -134,8 +134,8 @@ final class OutboxEvents {
   /**
    * A timestamp as Debezium renders it ({@code ZonedTimestamp}: ISO-8601 in UTC, such as {@code
    * 2026-12-03T12:27:33.123456Z}), read without {@link java.time.format.DateTimeFormatter}, whose
-   * parsing is most of the relay thread's time per row in a profile (benchmarks/README.md, "CDC
-   * relay, step by step"); any other form through {@link OffsetDateTime#parse}.
+   * parsing is most of the relay thread's time per row in a profile (docs/benchmarks.md, "The
+   * binlog reader's per-row work"); any other form through {@link OffsetDateTime#parse}.
    */
   static Instant instant(String s) {
     int n = s.length();
