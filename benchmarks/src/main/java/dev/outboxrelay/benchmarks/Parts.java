@@ -2,6 +2,7 @@ package dev.outboxrelay.benchmarks;
 
 import dev.outboxrelay.relay.polling.PollingSettings;
 import dev.outboxrelay.servers.DatabaseServer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -445,9 +446,16 @@ final class Parts {
   private void rss() throws Exception {
     RssBench bench = new RssBench(kafka, p.payloadBytes());
     String root = System.getProperty("outbox.project.root", ".");
-    Path jar =
-        Paths.get(
-            root, "outbox-relay-daemon", "target", "outbox-relay-daemon-0.1.0-SNAPSHOT-all.jar");
+    Path jar;
+    try (var jars =
+        Files.newDirectoryStream(
+            Paths.get(root, "outbox-relay-daemon", "target"), "outbox-relay-daemon-*-all.jar")) {
+      var found = jars.iterator(); // the version is the build's
+      if (!found.hasNext()) {
+        throw new IllegalStateException("outbox-relay-daemon/target has no -all jar: package it");
+      }
+      jar = found.next();
+    }
     List<Double> samples = new ArrayList<>();
     for (int r = 0; r < p.runs(); r++) {
       try (Db db = new Db(dbs.get("postgresql"), "postgresql")) {

@@ -22,7 +22,8 @@ import org.w3c.dom.Node;
  * reactor it just built: for every published module (every module of the root pom that inherits its
  * parent, is not marked {@code outbox.unpublished} and is not a pom), its jar, sources jar and
  * Javadoc jar; the BOM lists exactly those modules; the poms they inherit carry the license, SCM,
- * developers and URL Central requires; the LICENSE file is there.
+ * developers and URL Central requires; the poms deployed carry the version resolved; the LICENSE
+ * file is there.
  */
 class ReleaseArtifactsTest {
   private static final Path ROOT = Path.of(System.getProperty("outbox.root", "..")).normalize();
@@ -31,7 +32,8 @@ class ReleaseArtifactsTest {
 
   @Test
   void everyPublishedModuleHasItsJarSourcesAndJavadoc() throws Exception {
-    String version = text(pom(ROOT), "version");
+    String version = text(deployed(ROOT), "version");
+    assertThat(version).as("the deployed root pom's version").doesNotContain("${").isNotBlank();
     List<Module> published = published();
     assertThat(published).hasSizeGreaterThan(10);
     for (Module m : published) {
@@ -75,9 +77,14 @@ class ReleaseArtifactsTest {
     assertThat(text(root, "description")).isNotBlank();
     assertThat(ROOT.resolve("LICENSE")).content().contains("Apache License", "Version 2.0");
     String parentId = text(root, "artifactId");
+    String version = text(deployed(ROOT), "version");
     for (Module m : published()) {
       Element pom = pom(m.dir()).getDocumentElement();
       assertThat(text(first(pom, "parent"), "artifactId")).as(m.artifactId()).isEqualTo(parentId);
+      Element parentOfDeployed = first(deployed(m.dir()).getDocumentElement(), "parent");
+      assertThat(text(parentOfDeployed, "version"))
+          .as(m.artifactId() + ": the parent version in the pom that is deployed")
+          .isEqualTo(version);
       assertThat(text(pom, "name")).as(m.artifactId() + " name").isNotBlank();
       assertThat(text(pom, "description")).as(m.artifactId() + " description").isNotBlank();
     }
@@ -119,6 +126,16 @@ class ReleaseArtifactsTest {
     return DocumentBuilderFactory.newInstance()
         .newDocumentBuilder()
         .parse(dir.resolve("pom.xml").toFile());
+  }
+
+  /**
+   * The pom that is installed and deployed: the version (set once, as {@code revision}) resolved by
+   * the flatten plugin.
+   */
+  private static Document deployed(Path dir) throws Exception {
+    Path flattened = dir.resolve(".flattened-pom.xml");
+    assertThat(flattened).as("the flattened pom of " + dir).isNotEmptyFile();
+    return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(flattened.toFile());
   }
 
   /** The element's own child of that name (not a descendant's), or null. */
