@@ -49,7 +49,11 @@ final class RunDemoScript {
           StandardCharsets.UTF_8);
       Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
       Path console = Files.createTempFile(work, "console", ".txt");
-      List<String> command = new ArrayList<>(List.of("bash", script().toString()));
+      // As from a terminal, SIGINT at its default whatever this JVM inherited: a job put in the
+      // background by a shell without job control starts with SIGINT ignored, and bash cannot
+      // trap a signal that was ignored when it started (the script's Ctrl-C handling).
+      List<String> command =
+          new ArrayList<>(List.of("env", "--default-signal=INT", "bash", script().toString()));
       command.addAll(List.of(args));
       ProcessBuilder pb =
           new ProcessBuilder(command)
