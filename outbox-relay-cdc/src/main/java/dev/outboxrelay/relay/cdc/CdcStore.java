@@ -172,7 +172,7 @@ final class CdcStore {
   /** Creates the published log's table if it is absent. */
   void createLog() throws SQLException {
     try (Connection c = connection()) {
-      MissingTables.create(c, Map.of(sql.published, sql.publishedLogTable()));
+      MissingTables.create(c, sql.dialect, Map.of(sql.published, sql.publishedLogTable()));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.outboxrelay.relay.cdc;
 
+import dev.outboxrelay.core.SqlDialect;
 import dev.outboxrelay.relay.cdc.internal.AccessDenied;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,9 +22,10 @@ final class MissingTables {
    * not exist, so that a user without CREATE works with tables made beforehand: {@code CREATE TABLE
    * IF NOT EXISTS} asks for the privilege before it looks.
    */
-  static void create(Connection conn, Map<String, String> tables) throws SQLException {
+  static void create(Connection conn, SqlDialect dialect, Map<String, String> tables)
+      throws SQLException {
     for (Map.Entry<String, String> t : tables.entrySet()) {
-      if (!exists(conn, t.getKey())) {
+      if (!exists(conn, dialect, t.getKey())) {
         try (Statement st = conn.createStatement()) {
           st.execute(t.getValue());
         }
@@ -36,8 +38,9 @@ final class MissingTables {
    * as {@code information_schema} lists it, which shows a user only the tables it has a privilege
    * on; creating one it has none on fails, naming the table.
    */
-  private static boolean exists(Connection conn, String table) throws SQLException {
-    if (conn.getMetaData().getDatabaseProductName().toLowerCase().contains("postgres")) {
+  private static boolean exists(Connection conn, SqlDialect dialect, String table)
+      throws SQLException {
+    if (dialect == SqlDialect.POSTGRESQL) {
       return probe(conn, table);
     }
     // Validated identifiers, quoted with backticks: a dot separates the schema from the name.

@@ -29,7 +29,7 @@ final class PositionCheck {
 
   static void verify(CdcRelayConfig c, CdcSql sql) throws SQLException {
     try (Connection conn = DriverManager.getConnection(c.jdbcUrl(), c.user(), c.password())) {
-      MissingTables.create(conn, sql.storeTables());
+      MissingTables.create(conn, sql.dialect, sql.storeTables());
       Optional<String> offset = storedOffset(conn, c, sql);
       if (sql.dialect == SqlDialect.POSTGRESQL) {
         try {
