@@ -7,6 +7,7 @@ import dev.outboxrelay.servers.DatabaseServer;
 import dev.outboxrelay.testing.DatabaseExtension;
 import dev.outboxrelay.testing.KafkaExtension;
 import dev.outboxrelay.testing.KafkaTopicReader;
+import dev.outboxrelay.testing.Readme;
 import dev.outboxrelay.testing.ReceivedMessage;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -31,10 +32,7 @@ class QuickStartIT {
 
   @Test
   void theRootReadmesExampleIsQuickStartWhole() throws Exception {
-    String readme = Files.readString(Path.of("../README.md"));
-    Matcher block = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL).matcher(readme);
-    assertThat(block.find()).as("a java block in the root README").isTrue();
-    assertThat(block.group(1))
+    assertThat(Readme.codeBlock(Path.of("../README.md"), "## One example", "java"))
         .isEqualTo(
             Files.readString(Path.of("src/main/java/com/example/quickstart/QuickStart.java")));
   }

@@ -9,6 +9,7 @@ import dev.outboxrelay.servers.DaemonProcess;
 import dev.outboxrelay.servers.KafkaServer;
 import dev.outboxrelay.servers.PostgresServer;
 import dev.outboxrelay.testing.KafkaTopicReader;
+import dev.outboxrelay.testing.Readme;
 import dev.outboxrelay.testing.ReceivedMessage;
 import dev.outboxrelay.writer.Outbox;
 import java.nio.charset.StandardCharsets;
@@ -17,8 +18,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,8 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  * type>}, a topic nobody created.
  */
 class DaemonQuickStartIT {
-  private static final Pattern YAML = Pattern.compile("```yaml\\n(.*?)```", Pattern.DOTALL);
-
   @TempDir Path dir;
 
   @Test
@@ -88,14 +85,8 @@ class DaemonQuickStartIT {
 
   /** The first YAML block of the README's quick start, with the parts the test points elsewhere. */
   private static String quickStartYaml() throws Exception {
-    String readme = Files.readString(Path.of("README.md"));
-    int start = readme.indexOf("\n## Quick start");
-    assertThat(start).as("README section Quick start").isNotNegative();
-    int end = readme.indexOf("\n## ", start + 1);
-    Matcher m = YAML.matcher(readme.substring(start, end));
-    assertThat(m.find()).as("a yaml block in the quick start").isTrue();
     // Indented under its list item in the README; YAML needs it at the margin.
-    String yaml = m.group(1).stripIndent();
+    String yaml = Readme.codeBlock(Path.of("README.md"), "## Quick start", "yaml").stripIndent();
     assertThat(yaml)
         .as("the README's relay.yaml, as the test rewrites it")
         .contains("jdbc:postgresql://127.0.0.1:5432/app", "username: app", "127.0.0.1:9092")

@@ -2,9 +2,6 @@ package dev.outboxrelay.testing;
 
 import dev.outboxrelay.core.OutboxConfigException;
 import dev.outboxrelay.core.Setting;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,19 +26,9 @@ public final class SettingsTable {
 
   /** The rows of the first table after the heading line starting with {@code heading}. */
   public static List<Row> read(Path readme, String heading) {
-    String text;
-    try {
-      text = Files.readString(readme);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    int at = text.indexOf("\n" + heading);
-    if (at < 0) {
-      throw new AssertionError(readme + " has no heading " + heading);
-    }
     List<Row> rows = new ArrayList<>();
     boolean inTable = false;
-    for (String line : text.substring(at + 1).split("\n")) {
+    for (String line : Readme.from(readme, heading).split("\n")) {
       if (!line.startsWith("|")) {
         if (inTable) {
           break;

@@ -2,10 +2,9 @@ package com.example.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.outboxrelay.testing.Readme;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,15 +27,7 @@ class ReadmeQuickStartTest {
         .isEqualTo(Files.readString(Path.of("src/main/resources/application.properties")));
   }
 
-  private static String quickStartBlock(String language) throws Exception {
-    String readme = Files.readString(README);
-    int start = readme.indexOf("\n## Quick start\n");
-    assertThat(start).as("the README's Quick start section").isNotNegative();
-    int end = readme.indexOf("\n## ", start + 1);
-    Matcher m =
-        Pattern.compile("```" + language + "\\n(.*?)```", Pattern.DOTALL)
-            .matcher(readme.substring(start, end));
-    assertThat(m.find()).as("a " + language + " block in the quick start").isTrue();
-    return m.group(1);
+  private static String quickStartBlock(String language) {
+    return Readme.codeBlock(README, "## Quick start", language);
   }
 }
